@@ -1,0 +1,182 @@
+"""How close is a rack to each line of the card? (the engine's "which hands am I near" question)
+
+For every concrete variant the rack is scored at once (see :mod:`bot.engine.index`):
+
+* ``matched``: naturals of the rack the variant can use, ``sum(min(h_k, need_k))``;
+* ``jokerable``: places in groups of three or more still empty after naturals fill singles and pairs first;
+* ``missing = tiles to fill - matched - min(jokers, jokerable)``.
+
+A line's score is its best variant's. ``missing`` is 0 exactly when :func:`~bot.engine.matching.check` finds
+a Mah Jongg on that line. A line is *possible* when its variant can still be completed: it holds every
+exposure on a group of its own (X lines only), and the tiles it still needs are not all out of reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from .card import Card, Line, Variant
+from .index import CardIndex
+from .matching import check_rack_size, exposure_group
+from .notation import check_available, counts_of
+from .tiles import NUM_KINDS, SORT_KEY
+
+NOT_POSSIBLE = 64  # sorts impossible variants after every possible one (missing is at most 14)
+
+
+@dataclass(frozen=True, slots=True)
+class _Rack:
+    """What the rack holds, split the way the scoring needs it."""
+
+    naturals: tuple[int, ...]  # concealed naturals per kind
+    jokers: int  # concealed wild tiles
+    exposed: tuple[int, ...]  # tiles per kind locked in the rack's exposures (jokers counted as their tile)
+    reachable: tuple[int, ...]  # naturals per kind the rack may still hold: the set less what is seen elsewhere
+    reachable_jokers: int
+
+
+class LineAnalysis:
+    """One line's standing: ``missing`` tiles, whether it is ``possible``, and (computed on first use) the
+    tiles it ``need``\\ s and the rack's ``spare`` tiles."""
+
+    __slots__ = ("__dict__", "line", "missing", "possible", "variant", "_rack")
+
+    def __init__(self, line: Line, variant: Variant, missing: int, possible: bool, rack: _Rack) -> None:
+        self.line = line
+        self.variant = variant
+        self.missing = missing
+        self.possible = possible
+        self._rack = rack
+
+    def __repr__(self) -> str:
+        return f"LineAnalysis({self.line.id!r}, missing={self.missing}, possible={self.possible})"
+
+    @cached_property
+    def need(self) -> tuple[int, ...]:
+        """The tiles still to get, in display order; jokers already held cover the hardest ones first."""
+        need, _ = _shortfall(self.variant, self._rack)
+        return need
+
+    @cached_property
+    def spare(self) -> tuple[int, ...]:
+        """Concealed tiles this line has no place for (the rack's discards if it aims at this line)."""
+        _, spare = _shortfall(self.variant, self._rack)
+        return spare
+
+
+def _shortfall(variant: Variant, rack: _Rack) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    small_deficit: list[int] = []
+    big_deficit: dict[int, int] = {}
+    spare: list[int] = []
+    for kind in range(NUM_KINDS):
+        room = variant.need[kind] - rack.exposed[kind]
+        have = rack.naturals[kind]
+        if room <= 0:
+            spare.extend([kind] * have)
+            continue
+        used = min(have, room)
+        spare.extend([kind] * (have - used))
+        in_small = min(used, variant.small[kind])
+        small_deficit.extend([kind] * (variant.small[kind] - in_small))
+        missing_big = room - variant.small[kind] - (used - in_small)
+        if missing_big > 0:
+            big_deficit[kind] = missing_big
+    jokers = rack.jokers
+    # Spend jokers where naturals are scarcest: fewest copies still out there.
+    for kind in sorted(big_deficit, key=lambda k: (rack.reachable[k] - rack.naturals[k], SORT_KEY[k])):
+        cover = min(jokers, big_deficit[kind])
+        big_deficit[kind] -= cover
+        jokers -= cover
+    need = small_deficit + [k for k, n in big_deficit.items() for _ in range(n)]
+    return tuple(sorted(need, key=SORT_KEY.__getitem__)), tuple(sorted(spare, key=SORT_KEY.__getitem__))
+
+
+def analyze(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int]] = (),
+            visible: Sequence[int] = ()) -> list[LineAnalysis]:
+    """Rank every line for a rack of 13 or 14 tiles: possible lines first, then fewest missing, highest value,
+    card order. ``visible`` are tiles the rack can never get: the discards and the naturals in *other*
+    players' exposures (their jokers can still be exchanged, so leave those out)."""
+    wild = card.wild
+    groups = [exposure_group(e, wild) for e in exposures]
+    own = [*concealed, *(t for e in exposures for t in e)]
+    check_rack_size(len(own), (13, 14))
+    check_available([*own, *visible], card.tile_set)
+    index = card.index
+
+    naturals = counts_of(concealed)
+    jokers = naturals[wild] if wild is not None else 0
+    exposed = [0] * NUM_KINDS
+    exposed_naturals = counts_of(t for e in exposures for t in e)
+    for tile, size in groups:
+        exposed[tile] += size
+    seen = counts_of(visible)
+    reachable = [card.tile_set.counts[k] - seen[k] - exposed_naturals[k] for k in range(NUM_KINDS)]
+    reachable_jokers = 0
+    if wild is not None:
+        naturals[wild] = 0
+        reachable_jokers = reachable[wild]
+        reachable[wild] = 0
+    rack = _Rack(tuple(naturals), jokers, tuple(exposed), tuple(reachable), reachable_jokers)
+
+    missing = _missing(index, rack.naturals, jokers, rack.exposed, 14 - sum(exposed))
+    possible = _possible(index, rack)
+    if groups:
+        holds = index.mask_to_bool(index.holding(groups))
+        # Lines that cannot hold the exposures are scored as if every tile were still concealed.
+        loose_naturals = [naturals[k] + exposed[k] for k in range(NUM_KINDS)]
+        loose_jokers = jokers + (exposed_naturals[wild] if wild is not None else 0)
+        loose = _missing(index, tuple(loose_naturals), loose_jokers, (0,) * NUM_KINDS, 14)
+        missing = np.where(holds, missing, loose)
+        possible &= holds
+        loose_rack = _Rack(tuple(loose_naturals), loose_jokers, (0,) * NUM_KINDS, rack.reachable,
+                           reachable_jokers)
+    else:
+        holds = None
+        loose_rack = rack
+
+    key = (np.where(possible, 0, NOT_POSSIBLE) + missing).astype(np.int64) * index.size + np.arange(index.size)
+    best = np.minimum.reduceat(key, index.line_starts) % index.size
+    results: list[LineAnalysis] = []
+    for n in best.tolist():
+        variant = index.variants[n]
+        fits = holds is None or bool(holds[n])
+        results.append(LineAnalysis(card.lines[variant.line], variant, int(missing[n]), bool(possible[n]),
+                                    rack if fits else loose_rack))
+    results.sort(key=lambda a: (not a.possible, a.missing, -a.line.value, a.line.index))
+    return results
+
+
+def _missing(index: CardIndex, naturals: Sequence[int], jokers: int, exposed: Sequence[int],
+             to_fill: int) -> npt.NDArray[np.int16]:
+    need_rows: list[int] = []
+    small_rows: list[int] = []
+    for kind in index.kinds:
+        for c in range(1, naturals[kind] + 1):
+            need_rows.append(index.row(kind, c + exposed[kind]))
+            small_rows.append(index.row(kind, c))
+    matched = index.need_ge[need_rows].sum(axis=0, dtype=np.int16)
+    in_small = index.small_ge[small_rows].sum(axis=0, dtype=np.int16)
+    jokerable = index.big_total - sum(exposed) - (matched - in_small)
+    result: npt.NDArray[np.int16] = to_fill - matched - np.minimum(jokers, jokerable)
+    return result
+
+
+def _possible(index: CardIndex, rack: _Rack) -> npt.NDArray[np.bool_]:
+    """Variants whose remaining needs fit in what the rack holds or may still get."""
+    small_rows: list[int] = []
+    wild_rows: list[int] = []
+    for kind in index.kinds:
+        within = rack.reachable[kind]
+        if within < index.small_max[kind]:
+            small_rows.append(index.row(kind, within + 1))
+        top = index.need_max[kind] - rack.exposed[kind]
+        wild_rows.extend(index.row(kind, c + rack.exposed[kind]) for c in range(within + 1, top + 1))
+    short_small = index.small_ge[small_rows].any(axis=0)
+    wilds_needed = index.need_ge[wild_rows].sum(axis=0, dtype=np.int16)
+    result: npt.NDArray[np.bool_] = ~short_small & (wilds_needed <= rack.reachable_jokers)
+    return result

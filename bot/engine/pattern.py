@@ -1,0 +1,165 @@
+"""The pattern language of card lines (docs/card-format.md): parsing and expansion into concrete groups.
+
+A pattern such as ``"FF 2222a 44a DDDDb"`` is parsed into :class:`Symbolic` groups, whose suits are still
+letters and whose numbers are still unshifted. :func:`expand` binds the letters to real suits and applies a
+number shift, giving concrete ``(tile, size)`` groups.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .tiles import DRAGON_OF_SUIT, Suit, Tile, number_tile
+
+DISTINCT_LETTERS = "abc"
+FREE_LETTERS = "xyz"
+DECORATION = frozenset({"+", "=", "×", "*", "-"})
+
+_FIXED = {"N": Tile.N, "E": Tile.E, "W": Tile.W, "S": Tile.S, "F": Tile.F, "R": Tile.RD, "G": Tile.GD,
+          "0": Tile.WD}
+_SAME_DIGITS = re.compile(r"^([1-9])\1*([a-z])$")
+_MIXED_DIGITS = re.compile(r"^([0-9]{2,})([a-z])$")
+_DRAGON = re.compile(r"^D+([a-z])$")
+_FIXED_GROUP = re.compile(r"^([NEWSFRG0])\1*$")
+_FIXED_WITH_LETTER = re.compile(r"^([NEWSFRG0])\1*([a-z])$")
+
+
+@dataclass(frozen=True, slots=True)
+class Symbolic:
+    """One group before binding: a number in a suit letter, a dragon of a suit letter, or a fixed tile."""
+
+    kind: Literal["number", "dragon", "fixed"]
+    value: int  # the digit for numbers, the Tile for fixed groups, 0 for dragons
+    letter: str  # suit letter, "" for fixed tiles
+    size: int
+    position: int  # 1-based index of the token in the pattern
+    token: str
+
+    def same_tile_as(self, other: Symbolic) -> bool:
+        return (self.kind, self.value, self.letter) == (other.kind, other.value, other.letter)
+
+
+@dataclass(frozen=True, slots=True)
+class PatternProblem:
+    position: int  # 0 when the problem concerns the whole pattern
+    token: str
+    message: str
+
+
+def parse_pattern(text: str) -> tuple[list[Symbolic], list[PatternProblem]]:
+    """Parse one pattern; returns the groups and every problem found (an empty list when it is valid)."""
+    groups: list[Symbolic] = []
+    problems: list[PatternProblem] = []
+    position = 0
+    for token in text.split():
+        if token in DECORATION:
+            continue
+        position += 1
+        parsed, problem = _parse_token(token, position)
+        groups.extend(parsed)
+        if problem:
+            problems.append(PatternProblem(position, token, problem))
+    if not groups and not problems:
+        problems.append(PatternProblem(0, text, "the pattern is empty"))
+    if problems:
+        return groups, problems
+    total = sum(g.size for g in groups)
+    if total != 14:
+        sizes = " + ".join(str(g.size) for g in groups)
+        problems.append(PatternProblem(0, text, f"the groups add up to {total} tiles ({sizes}), not 14"))
+    problems.extend(_letter_problems(groups))
+    problems.extend(_clash_problems(groups))
+    return groups, problems
+
+
+def _parse_token(token: str, position: int) -> tuple[list[Symbolic], str]:
+    if m := _SAME_DIGITS.match(token):
+        return [Symbolic("number", int(m.group(1)), m.group(2), len(token) - 1, position, token)], ""
+    if m := _FIXED_WITH_LETTER.match(token):
+        return [], f"{m.group(1)} has no suit, so it takes no suit letter: write {token[:-1]}"
+    if m := _MIXED_DIGITS.match(token):
+        digits, letter = m.groups()
+        singles = [
+            Symbolic("fixed", Tile.WD, "", 1, position, token)
+            if d == "0"
+            else Symbolic("number", int(d), letter, 1, position, token)
+            for d in digits
+        ]
+        return singles, ""
+    if m := _DRAGON.match(token):
+        return [Symbolic("dragon", 0, m.group(1), len(token) - 1, position, token)], ""
+    if m := _FIXED_GROUP.match(token):
+        return [Symbolic("fixed", _FIXED[m.group(1)], "", len(token), position, token)], ""
+    if re.fullmatch(r"[1-9]+", token):
+        if len(set(token)) == 1:
+            return [], f"a number needs a suit letter: write {token}a (a, b, c are the card's colours)"
+        return [], f"a printed number needs a suit letter: write {token}a"
+    if re.fullmatch(r"D+", token):
+        return [], "a dragon needs a suit letter (DDDa for the dragon of suit a) or R, G, 0 for a fixed dragon"
+    letters = re.fullmatch(r"(?:[1-9]+|D+|[NEWSFRG0]+)([a-z])", token)
+    if letters and letters.group(1) not in DISTINCT_LETTERS + FREE_LETTERS:
+        return [], (f"unknown suit letter {letters.group(1)}: use a, b, c for different suits "
+                    "or x, y, z for free ones")
+    if re.fullmatch(r"[NEWSFRGD0-9]+[a-z]?", token):
+        return [], "a group repeats one symbol; separate different tiles with spaces (N E W S, not NEWS)"
+    return [], ("unknown symbol: use 1-9 with a suit letter, D with a suit letter, R G 0 for dragons, "
+                "N E W S for winds, F for flowers")
+
+
+def _letter_problems(groups: Sequence[Symbolic]) -> Iterator[PatternProblem]:
+    used = {g.letter for g in groups if g.letter}
+    for order in (DISTINCT_LETTERS, FREE_LETTERS):
+        for i, letter in enumerate(order[1:], start=1):
+            if letter in used and order[i - 1] not in used:
+                first = next(g for g in groups if g.letter == letter)
+                yield PatternProblem(first.position, first.token,
+                                     f"suit letter {letter} is used but {order[i - 1]} is not: "
+                                     f"use letters in order ({', '.join(order)})")
+
+
+def _clash_problems(groups: Sequence[Symbolic]) -> Iterator[PatternProblem]:
+    for i, first in enumerate(groups):
+        for second in groups[i + 1:]:
+            both_single = first.size == 1 and second.size == 1
+            if first.same_tile_as(second) and not both_single and first.position != second.position:
+                yield PatternProblem(second.position, second.token,
+                                     f"always the same tile as group {first.position} ({first.token}): "
+                                     "write them as one group")
+                break
+
+
+def number_range(groups: Sequence[Symbolic]) -> tuple[int, int] | None:
+    """Lowest and highest number in the pattern, or None if it has no numbers."""
+    numbers = [g.value for g in groups if g.kind == "number"]
+    return (min(numbers), max(numbers)) if numbers else None
+
+
+def letter_bindings(groups: Sequence[Symbolic]) -> Iterator[dict[str, Suit]]:
+    """Every way to give the pattern's letters real suits: a, b, c pairwise different, x, y, z free."""
+    distinct = sorted({g.letter for g in groups if g.letter and g.letter in DISTINCT_LETTERS})
+    free = sorted({g.letter for g in groups if g.letter and g.letter in FREE_LETTERS})
+    suits = list(Suit)
+    for chosen in itertools.permutations(suits, len(distinct)):
+        for loose in itertools.product(suits, repeat=len(free)):
+            yield dict(zip(distinct + free, chosen + loose, strict=True))
+
+
+Group = tuple[int, int]  # (tile kind, size)
+
+
+def expand(groups: Sequence[Symbolic], shift: int, binding: dict[str, Suit]) -> tuple[Group, ...]:
+    """Concrete groups for one shift and one letter binding, sorted so equal variants compare equal."""
+    concrete: list[Group] = []
+    for g in groups:
+        if g.kind == "number":
+            tile = number_tile(binding[g.letter], g.value + shift)
+        elif g.kind == "dragon":
+            tile = DRAGON_OF_SUIT[binding[g.letter]]
+        else:
+            tile = Tile(g.value)
+        concrete.append((int(tile), g.size))
+    return tuple(sorted(concrete))
