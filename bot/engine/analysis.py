@@ -8,7 +8,8 @@ For every concrete variant the rack is scored at once (see :mod:`bot.engine.inde
 
 A line's score is its best variant's. ``missing`` is 0 exactly when :func:`~bot.engine.matching.check` finds
 a Mah Jongg on that line. A line is *possible* when its variant can still be completed: it holds every
-exposure on a group of its own (X lines only), and the tiles it still needs are not all out of reach.
+exposure on a group of its own (X lines only), and the tiles it still needs are not all out of reach. A line
+that cannot hold the exposures is scored on the concealed tiles alone (the exposed ones are locked elsewhere).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .card import Card, Line, Variant
-from .index import CardIndex
+from .index import MAX_COUNT, CardIndex
 from .matching import check_rack_size, exposure_group
 from .notation import check_available, counts_of
 from .tiles import NUM_KINDS, SORT_KEY
@@ -44,7 +45,7 @@ class LineAnalysis:
     """One line's standing: ``missing`` tiles, whether it is ``possible``, and (computed on first use) the
     tiles it ``need``\\ s and the rack's ``spare`` tiles."""
 
-    __slots__ = ("__dict__", "line", "missing", "possible", "variant", "_rack")
+    __slots__ = ("__dict__", "_rack", "line", "missing", "possible", "variant")
 
     def __init__(self, line: Line, variant: Variant, missing: int, possible: bool, rack: _Rack) -> None:
         self.line = line
@@ -127,14 +128,13 @@ def analyze(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[i
     possible = _possible(index, rack)
     if groups:
         holds = index.mask_to_bool(index.holding(groups))
-        # Lines that cannot hold the exposures are scored as if every tile were still concealed.
-        loose_naturals = [naturals[k] + exposed[k] for k in range(NUM_KINDS)]
-        loose_jokers = jokers + (exposed_naturals[wild] if wild is not None else 0)
-        loose = _missing(index, tuple(loose_naturals), loose_jokers, (0,) * NUM_KINDS, 14)
+        # A line that cannot hold the exposures can never be made: its exposed tiles are locked in groups it
+        # does not have. It is scored on the concealed tiles alone, so it never shows 0 missing.
+        no_exposures = (0,) * NUM_KINDS
+        loose = _missing(index, rack.naturals, jokers, no_exposures, 14)
         missing = np.where(holds, missing, loose)
         possible &= holds
-        loose_rack = _Rack(tuple(loose_naturals), loose_jokers, (0,) * NUM_KINDS, rack.reachable,
-                           reachable_jokers)
+        loose_rack = _Rack(rack.naturals, jokers, no_exposures, rack.reachable, reachable_jokers)
     else:
         holds = None
         loose_rack = rack
@@ -156,9 +156,12 @@ def _missing(index: CardIndex, naturals: Sequence[int], jokers: int, exposed: Se
     need_rows: list[int] = []
     small_rows: list[int] = []
     for kind in index.kinds:
-        for c in range(1, naturals[kind] + 1):
-            need_rows.append(index.row(kind, c + exposed[kind]))
-            small_rows.append(index.row(kind, c))
+        have = naturals[kind]
+        if have:
+            base = kind * MAX_COUNT
+            shift = exposed[kind]
+            need_rows.extend(range(base + 1 + shift, min(base + have + shift, base + MAX_COUNT - 1) + 1))
+            small_rows.extend(range(base + 1, base + have + 1))
     matched = index.need_ge[need_rows].sum(axis=0, dtype=np.int16)
     in_small = index.small_ge[small_rows].sum(axis=0, dtype=np.int16)
     jokerable = index.big_total - sum(exposed) - (matched - in_small)
@@ -169,14 +172,14 @@ def _missing(index: CardIndex, naturals: Sequence[int], jokers: int, exposed: Se
 def _possible(index: CardIndex, rack: _Rack) -> npt.NDArray[np.bool_]:
     """Variants whose remaining needs fit in what the rack holds or may still get."""
     small_rows: list[int] = []
-    wild_rows: list[int] = []
+    over_rows: list[int] = []
     for kind in index.kinds:
         within = rack.reachable[kind]
         if within < index.small_max[kind]:
             small_rows.append(index.row(kind, within + 1))
-        top = index.need_max[kind] - rack.exposed[kind]
-        wild_rows.extend(index.row(kind, c + rack.exposed[kind]) for c in range(within + 1, top + 1))
+        if within + rack.exposed[kind] < index.need_max[kind]:
+            over_rows.append(index.row(kind, within + rack.exposed[kind]))
     short_small = index.small_ge[small_rows].any(axis=0)
-    wilds_needed = index.need_ge[wild_rows].sum(axis=0, dtype=np.int16)
+    wilds_needed = index.need_over[over_rows].sum(axis=0, dtype=np.int16)
     result: npt.NDArray[np.bool_] = ~short_small & (wilds_needed <= rack.reachable_jokers)
     return result

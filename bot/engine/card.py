@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Variant:
     line: int  # index of the line in its card
-    groups: tuple[Group, ...]  # (tile, size), sorted
+    groups: tuple[Group, ...]  # (tile, size), in the pattern's printed order
     need: tuple[int, ...]  # tiles of each kind the variant holds
     small: tuple[int, ...]  # of those, how many sit in singles and pairs
 

@@ -211,7 +211,7 @@ class _Compiler:
             elif isinstance(raw, list) and raw and all(isinstance(s, int) and not isinstance(s, bool)
                                                        for s in raw):
                 for offset in raw:
-                    if not (1 <= low + offset and high + offset <= 9):
+                    if not (low + offset >= 1 and high + offset <= 9):
                         self.hand_problem(index, hand_id, f"shift {offset} moves the numbers to "
                                           f"{low + offset}-{high + offset}, outside 1-9")
                 result.append(sorted(set(raw)))
@@ -229,14 +229,15 @@ class _Compiler:
             for offset in offsets:
                 for binding in letter_bindings(groups):
                     concrete = expand(groups, offset, binding)
-                    if concrete in unique:
+                    key = tuple(sorted(concrete))
+                    if key in unique:
                         continue
                     variant = Variant.from_groups(index, concrete)
                     reason = impossible_reason(variant, tile_set)
                     if reason:
                         reasons.append(reason)
                     else:
-                        unique[concrete] = variant
+                        unique[key] = variant
         if not unique:
             self.hand_problem(index, hand_id, "can never be completed: " + (reasons[0] if reasons else
                                                                             "no variant"))

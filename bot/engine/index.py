@@ -15,7 +15,8 @@ Two structures, both over the flat list of every variant of every line:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -50,9 +51,12 @@ class CardIndex:
         self.fit = self._fit_masks()
         self.exposable = self._exposure_masks(exposed_lines)
 
-        self.need_ge, self.small_ge = self._threshold_rows()
         need = np.array([v.need for v in self.variants], dtype=np.int16).reshape(self.size, NUM_KINDS)
         small = np.array([v.small for v in self.variants], dtype=np.int16).reshape(self.size, NUM_KINDS)
+        self.need_ge = _rows(need, lambda table, c: table >= c)
+        self.small_ge = _rows(small, lambda table, c: table >= c)
+        # need_over[k, r]: how many of kind k a variant needs beyond r copies, max(0, need - r).
+        self.need_over = _rows(need, lambda table, c: np.maximum(table - c, 0))
         self.big_total: IntArray = (need - small).sum(axis=1).astype(np.int16)
         self.need_max: list[int] = need.max(axis=0).tolist()
         self.small_max: list[int] = small.max(axis=0).tolist()
@@ -101,19 +105,16 @@ class CardIndex:
         return np.unpackbits(raw, bitorder="little")[: self.size].astype(bool)
 
     # -- threshold rows ------------------------------------------------------------------------------
-    def _threshold_rows(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
-        need = np.array([v.need for v in self.variants], dtype=np.int16).reshape(self.size, NUM_KINDS)
-        small = np.array([v.small for v in self.variants], dtype=np.int16).reshape(self.size, NUM_KINDS)
-        c = np.arange(MAX_COUNT, dtype=np.int16).reshape(MAX_COUNT, 1, 1)
-        # Row index kind * MAX_COUNT + c; c = 0 rows are all ones and never gathered.
-        need_ge = (need.T[np.newaxis, :, :] >= c).astype(np.int8).transpose(1, 0, 2)
-        small_ge = (small.T[np.newaxis, :, :] >= c).astype(np.int8).transpose(1, 0, 2)
-        shape = (NUM_KINDS * MAX_COUNT, self.size)
-        return (np.ascontiguousarray(need_ge.reshape(shape)), np.ascontiguousarray(small_ge.reshape(shape)))
-
     def row(self, kind: int, c: int) -> int:
         """Row of (kind, c) in the threshold tables; counts past the table read the last (all-zero) row."""
         return kind * MAX_COUNT + min(c, MAX_COUNT - 1)
+
+
+def _rows(table: IntArray, rule: Callable[[IntArray, IntArray], npt.NDArray[Any]]) -> npt.NDArray[np.int8]:
+    """Rows ``kind * MAX_COUNT + c`` of ``rule(table[:, kind], c)``, one column per variant."""
+    c = np.arange(MAX_COUNT, dtype=np.int16).reshape(MAX_COUNT, 1, 1)
+    stacked = rule(table.T[np.newaxis, :, :], c).astype(np.int8)  # (c, kind, variant)
+    return np.ascontiguousarray(stacked.transpose(1, 0, 2).reshape(NUM_KINDS * MAX_COUNT, table.shape[0]))
 
 
 def _mask(bits: Iterable[int]) -> int:

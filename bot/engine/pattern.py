@@ -152,7 +152,7 @@ Group = tuple[int, int]  # (tile kind, size)
 
 
 def expand(groups: Sequence[Symbolic], shift: int, binding: dict[str, Suit]) -> tuple[Group, ...]:
-    """Concrete groups for one shift and one letter binding, sorted so equal variants compare equal."""
+    """Concrete groups for one shift and one letter binding, in the pattern's printed order."""
     concrete: list[Group] = []
     for g in groups:
         if g.kind == "number":
@@ -162,4 +162,4 @@ def expand(groups: Sequence[Symbolic], shift: int, binding: dict[str, Suit]) -> 
         else:
             tile = Tile(g.value)
         concrete.append((int(tile), g.size))
-    return tuple(sorted(concrete))
+    return tuple(concrete)
