@@ -25,7 +25,7 @@ from .card import Card, Line, Variant
 from .index import MAX_COUNT, CardIndex
 from .matching import check_rack_size, exposure_group
 from .notation import check_available, counts_of
-from .tiles import NUM_KINDS, SORT_KEY
+from .tiles import NUM_KINDS, SORT_KEY, TileSet
 
 NOT_POSSIBLE = 64  # sorts impossible variants after every possible one (missing is at most 14)
 
@@ -98,7 +98,7 @@ def _shortfall(variant: Variant, rack: _Rack) -> tuple[tuple[int, ...], tuple[in
 
 
 def analyze(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int]] = (),
-            visible: Sequence[int] = ()) -> list[LineAnalysis]:
+            visible: Sequence[int] = (), tile_set: TileSet | None = None) -> list[LineAnalysis]:
     """Rank every line for a rack of 13 or 14 tiles: possible lines first, then fewest missing, highest value,
     card order. ``visible`` are tiles the rack can never get: the discards and the naturals in *other*
     players' exposures (their jokers can still be exchanged, so leave those out)."""
@@ -106,7 +106,8 @@ def analyze(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[i
     groups = [exposure_group(e, wild) for e in exposures]
     own = [*concealed, *(t for e in exposures for t in e)]
     check_rack_size(len(own), (13, 14))
-    check_available([*own, *visible], card.tile_set)
+    tile_set = tile_set or card.tile_set
+    check_available([*own, *visible], tile_set)
     index = card.index
 
     naturals = counts_of(concealed)
@@ -116,7 +117,7 @@ def analyze(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[i
     for tile, size in groups:
         exposed[tile] += size
     seen = counts_of(visible)
-    reachable = [card.tile_set.counts[k] - seen[k] - exposed_naturals[k] for k in range(NUM_KINDS)]
+    reachable = [tile_set.counts[k] - seen[k] - exposed_naturals[k] for k in range(NUM_KINDS)]
     reachable_jokers = 0
     if wild is not None:
         naturals[wild] = 0
@@ -183,3 +184,25 @@ def _possible(index: CardIndex, rack: _Rack) -> npt.NDArray[np.bool_]:
     wilds_needed = index.need_over[over_rows].sum(axis=0, dtype=np.int16)
     result: npt.NDArray[np.bool_] = ~short_small & (wilds_needed <= rack.reachable_jokers)
     return result
+
+
+def can_still_win(card: Card, exposures: Sequence[Sequence[int]], visible: Sequence[int]) -> bool:
+    """From public information only (RULES M6, §11.6): can a player with these exposures still make some line,
+    given the tiles ``visible`` elsewhere (discards and the naturals of other players' exposures)? Her concealed
+    tiles are unknown, so every tile not visible counts as still reachable."""
+    wild = card.wild
+    groups = [exposure_group(e, wild) for e in exposures]
+    index = card.index
+    exposed = [0] * NUM_KINDS
+    for tile, size in groups:
+        exposed[tile] += size
+    seen = counts_of([*visible, *(t for e in exposures for t in e)])
+    reachable = [max(0, card.tile_set.counts[k] - seen[k]) for k in range(NUM_KINDS)]
+    reachable_jokers = 0
+    if wild is not None:
+        reachable_jokers, reachable[wild] = reachable[wild], 0
+    rack = _Rack((0,) * NUM_KINDS, 0, tuple(exposed), tuple(reachable), reachable_jokers)
+    possible = _possible(index, rack)
+    if groups:
+        possible &= index.mask_to_bool(index.holding(groups))
+    return bool(possible.any())

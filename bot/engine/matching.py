@@ -15,7 +15,7 @@ from .errors import TileError
 from .index import bits
 from .notation import check_available, counts_of
 from .pattern import Group
-from .tiles import NUM_KINDS, Tile, code, name
+from .tiles import NUM_KINDS, Tile, TileSet, code, name
 
 GROUP_NAMES = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet", 7: "septet"}
 
@@ -86,13 +86,15 @@ class CheckResult:
         return max(self.matches, key=lambda m: (m.line.value * (2 if m.pays_jokerless else 1), -m.line.index))
 
 
-def check(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int]] = ()) -> CheckResult:
-    """Every line of ``card`` that the concealed tiles and exposures make together (RULES M2)."""
+def check(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int]] = (),
+          tile_set: TileSet | None = None) -> CheckResult:
+    """Every line of ``card`` that the concealed tiles and exposures make together (RULES M2). ``tile_set``
+    is the table's set when it differs from the card's (blanks added)."""
     wild = card.wild
     groups = [exposure_group(e, wild) for e in exposures]
     everything = [*concealed, *(t for e in exposures for t in e)]
     check_rack_size(len(everything), (14,))
-    check_available(everything, card.tile_set)
+    check_available(everything, tile_set or card.tile_set)
     naturals = counts_of(everything)
     jokers = 0
     if wild is not None:

@@ -1,0 +1,155 @@
+"""Every action a seat may take right now, enumerated (for menus and computer players).
+
+Charleston passes and courtesy offers are listed as distinct tile combinations (by kind), each once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from . import charleston as ch
+from .actions import (
+    Action,
+    Call,
+    CharlestonPass,
+    CharlestonVote,
+    CourtesyOffer,
+    DeclareMahJongg,
+    Discard,
+    Draw,
+    ExchangeJoker,
+    Hold,
+    PassCall,
+    SwapBlank,
+)
+from .matching import check, exposure_verdict
+from .state import Phase
+from .tiles import SORT_KEY, Tile
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def legal_actions(game: Game, seat: int) -> list[Action]:
+    state = game.state
+    if state.phase == Phase.FINISHED or not 0 <= seat <= 3:
+        return []
+    me = state.seats[seat]
+    if me.empty or me.dead:
+        return []
+    actions: list[Action] = []
+    if state.phase == Phase.CHARLESTON:
+        assert state.charleston is not None
+        if seat not in state.charleston.passes:
+            step = ch.PASSES[state.charleston.stage]
+            for blind in range(4 if step.blind_allowed else 1):
+                actions += [CharlestonPass(seat, combo, blind) for combo in _combos(me.rack, 3 - blind)]
+            dealt = seat == state.east and state.charleston.stage == 0
+            if dealt and check(game.card, me.rack, tile_set=game.tile_set).mahjong:
+                actions.append(DeclareMahJongg(seat))
+    elif state.phase == Phase.CHARLESTON_VOTE:
+        assert state.charleston is not None
+        if seat not in state.charleston.votes:
+            actions += [CharlestonVote(seat, False), CharlestonVote(seat, True)]
+    elif state.phase == Phase.COURTESY:
+        assert state.charleston is not None
+        if seat not in state.charleston.offers:
+            for count in range(4):
+                actions += [CourtesyOffer(seat, combo) for combo in _combos(me.rack, count)]
+    elif state.phase == Phase.PLAY and seat == state.turn:
+        if state.needs_draw:
+            actions.append(Draw(seat))
+        else:
+            actions += _turn_actions(game, seat)
+    elif state.phase == Phase.CALL_WINDOW:
+        actions += _call_actions(game, seat)
+    actions += _blank_swaps(game, seat)
+    return actions
+
+
+def _combos(rack: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
+    passable = sorted((t for t in rack if t not in (Tile.J, Tile.BL)), key=SORT_KEY.__getitem__)
+    seen: set[tuple[int, ...]] = set()
+    for combo in combinations(passable, size):
+        if combo not in seen:
+            seen.add(combo)
+            yield combo
+
+
+def _turn_actions(game: Game, seat: int) -> list[Action]:
+    state = game.state
+    me = state.seats[seat]
+    actions: list[Action] = []
+    if check(game.card, me.rack, [e.tiles for e in me.exposures], tile_set=game.tile_set).mahjong:
+        actions.append(DeclareMahJongg(seat))
+    for tile in sorted(set(me.rack), key=SORT_KEY.__getitem__):
+        if tile == Tile.F and not state.rules.discard_flowers:
+            continue
+        actions.append(Discard(seat, tile))
+    if game.card.wild == Tile.J:
+        have = set(me.rack)
+        for owner, other in enumerate(state.seats):
+            for n, exposure in enumerate(other.exposures):
+                if Tile.J in exposure.tiles and exposure.tile in have:
+                    actions.append(ExchangeJoker(seat, owner, n, exposure.tile))
+    return actions
+
+
+def _call_actions(game: Game, seat: int) -> list[Action]:
+    state = game.state
+    window = state.window
+    assert window is not None
+    if seat == window.discarder or seat in window.passed or any(c.seat == seat for c in window.claims):
+        return []
+    me = state.seats[seat]
+    exposures = [e.tiles for e in me.exposures]
+    actions: list[Action] = [PassCall(seat)]
+    if seat not in window.held:
+        actions.append(Hold(seat))
+    if check(game.card, [*me.rack, window.tile], exposures, tile_set=game.tile_set).mahjong:
+        actions.append(Call(seat, (), True))
+    if window.mahjong_only:
+        return actions
+    wild = game.card.wild
+    counts = Counter(me.rack)
+    naturals = counts[window.tile]
+    wilds = counts[wild] if wild is not None else 0
+    for size in range(max(3, state.rules.min_call_size), naturals + wilds + 2):
+        group_ok: bool | None = None
+        for use_naturals in range(min(naturals, size - 1), -1, -1):
+            use_wilds = size - 1 - use_naturals
+            if use_wilds > wilds or (wild is None and use_wilds):
+                continue
+            if group_ok is None:
+                group_ok = exposure_verdict(game.card, [window.tile] * size, exposures,
+                                            min_size=state.rules.min_call_size).legal
+            if not group_ok:
+                break
+            tiles = (window.tile,) * use_naturals + ((wild,) * use_wilds if wild is not None else ())
+            actions.append(Call(seat, tiles, False))
+    return actions
+
+
+def _blank_swaps(game: Game, seat: int) -> list[Action]:
+    state = game.state
+    rules = state.rules
+    if not rules.blanks or Tile.BL not in state.seats[seat].rack:
+        return []
+    if state.phase not in (Phase.PLAY, Phase.CALL_WINDOW):
+        return []
+    own_turn = state.phase == Phase.PLAY and state.turn == seat and not state.needs_draw
+    if rules.blank_timing == "own_turn" and not own_turn:
+        return []
+    if rules.blank_timing == "not_own_turn" and state.turn == seat:
+        return []
+    live = len(state.discards) - 1 if state.phase == Phase.CALL_WINDOW else None
+    seen: set[int] = set()
+    swaps: list[Action] = []
+    for n, (_, tile) in enumerate(state.discards):
+        if n != live and tile not in (Tile.J, Tile.BL) and tile not in seen:
+            seen.add(tile)
+            swaps.append(SwapBlank(seat, n))
+    return swaps

@@ -1,0 +1,58 @@
+"""Who pays whom when a game ends (RULES §7). Values are the card's, conventionally cents.
+
+NMJL (SC1-SC4): on a discard the discarder pays 2V and the others V; on a self-pick (own draw, a joker
+exchange, the heavenly hand) everyone pays 2V; a jokerless hand doubles every payment, except Singles & Pairs;
+dead hands pay like anyone else; a wall game pays nothing.
+
+1946 (H5, §11.7): each loser pays the printed value, the East column when East wins or pays; a false Mah
+Jongg's penalties are added as they happened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.payer, "to": self.payee, "amount": self.amount, "reason": self.reason}
+
+
+def payouts(state: GameState) -> list[Payout]:
+    """Every transfer of a finished game, penalties first; empty for a game still running."""
+    result = state.result
+    if result is None:
+        return []
+    transfers = [Payout(p.payer, p.payee, p.amount, p.reason) for p in state.penalties]
+    if result.winner is None:
+        return transfers  # a wall game (M10) or no live players: no payments
+    rules = state.rules
+    winner = result.winner
+    for payer in state.players:
+        if payer == winner:
+            continue
+        if rules.east_double and winner != payer and state.east in (winner, payer):
+            base = result.east_value if result.east_value is not None else 2 * result.value
+            reason = "East column"
+        else:
+            base, reason = result.value, "value"
+        factor = 1
+        if rules.winner_pays_double_rules:
+            if result.self_pick:
+                factor, reason = 2, "self-pick" if result.how == "self_pick" else "heavenly hand"
+            elif payer == result.discarder:
+                factor, reason = 2, "threw the winning tile"
+            if result.jokerless and not result.singles_and_pairs:
+                factor *= 2
+                reason += ", jokerless"
+        transfers.append(Payout(payer, winner, base * factor, f"{result.line}: {reason}"))
+    return transfers

@@ -1,0 +1,144 @@
+"""What each seat may know (RULES §11, hidden information): a seat's own view and the public view.
+
+These are the only shapes in which game information leaves the engine towards a player, a computer player or
+the channel. A :class:`SeatView` holds the seat's own concealed tiles and nobody else's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import charleston as ch
+from .actions import Action
+from .state import Phase
+from .tiles import code, display_sorted
+
+if TYPE_CHECKING:
+    from .card import Card
+    from .game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    seat: int
+    wind: str
+    tiles: int  # concealed tile count
+    exposures: tuple[tuple[int, ...], ...]
+    dead: bool
+    empty: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    phase: Phase
+    east: int
+    turn: int
+    needs_draw: bool
+    wall: int  # tiles left to draw
+    seats: tuple[PublicSeat, ...]
+    discards: tuple[tuple[int, int], ...]  # (seat, tile), oldest first
+    window_tile: int | None  # the discard that may be claimed now
+    window_discarder: int | None
+    mahjong_only: bool
+    charleston_step: str | None
+    blind_allowed: bool
+    waiting_for: tuple[int, ...]  # seats whose answer the table is waiting for
+    card_id: str
+    game_no: int
+    result: dict[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "phase": self.phase.value, "east": self.east, "turn": self.turn, "needs_draw": self.needs_draw,
+            "wall": self.wall, "card": self.card_id, "game_no": self.game_no,
+            "seats": [{"seat": s.seat, "wind": s.wind, "tiles": s.tiles, "dead": s.dead, "empty": s.empty,
+                       "exposures": [[code(t) for t in e] for e in s.exposures]} for s in self.seats],
+            "discards": [[s, code(t)] for s, t in self.discards],
+            "window_tile": code(self.window_tile) if self.window_tile is not None else None,
+            "window_discarder": self.window_discarder, "mahjong_only": self.mahjong_only,
+            "charleston_step": self.charleston_step, "blind_allowed": self.blind_allowed,
+            "waiting_for": list(self.waiting_for), "result": self.result,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's knowledge: the public view plus its own rack and the actions open to it."""
+
+    seat: int
+    public: PublicView
+    rack: tuple[int, ...]  # concealed tiles, display order
+    drawn: int | None  # the tile just drawn, if it is this seat's turn
+    legal: tuple[Action, ...]
+    card: Card
+
+    @property
+    def exposures(self) -> tuple[tuple[int, ...], ...]:
+        return self.public.seats[self.seat].exposures
+
+    def visible_elsewhere(self) -> list[int]:
+        """Tiles this seat can never get: every discard and the naturals of other seats' exposures."""
+        wild = self.card.wild
+        seen = [t for _, t in self.public.discards]
+        for other in self.public.seats:
+            if other.seat != self.seat:
+                seen += [t for e in other.exposures for t in e if t != wild]
+        return seen
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "rack": [code(t) for t in self.rack],
+                "drawn": code(self.drawn) if self.drawn is not None else None,
+                "legal": [a.to_json() for a in self.legal], "table": self.public.to_json()}
+
+
+def public_view(game: Game) -> PublicView:
+    from .game import seat_wind
+    from .payouts import payouts
+
+    state = game.state
+    seats = tuple(
+        PublicSeat(s, seat_wind(state, s), len(seat.rack), tuple(tuple(e.tiles) for e in seat.exposures),
+                   seat.dead, seat.empty)
+        for s, seat in enumerate(state.seats)
+    )
+    window = state.window
+    step = None
+    blind = False
+    if state.phase == Phase.CHARLESTON and state.charleston is not None:
+        pass_step = ch.PASSES[state.charleston.stage]
+        step, blind = pass_step.name, pass_step.blind_allowed
+    result = None
+    if state.result is not None:
+        result = {**state.result.to_json(), "payouts": [p.to_json() for p in payouts(state)]}
+    return PublicView(state.phase, state.east, state.turn, state.needs_draw, len(state.wall), seats,
+                      tuple(state.discards), window.tile if window else None,
+                      window.discarder if window else None, bool(window and window.mahjong_only), step, blind,
+                      tuple(waiting_for(game)), state.card_id, state.game_no, result)
+
+
+def waiting_for(game: Game) -> list[int]:
+    state = game.state
+    cs = state.charleston
+    if state.phase == Phase.CHARLESTON and cs is not None:
+        return [s for s in state.players if s not in cs.passes]
+    if state.phase == Phase.CHARLESTON_VOTE and cs is not None:
+        return [s for s in state.players if s not in cs.votes]
+    if state.phase == Phase.COURTESY and cs is not None:
+        return [s for s in state.players if s not in cs.offers]
+    if state.phase == Phase.CALL_WINDOW and state.window is not None:
+        answered = {c.seat for c in state.window.claims} | set(state.window.passed)
+        return [s for s in state.live_seats if s != state.window.discarder and s not in answered]
+    if state.phase == Phase.PLAY:
+        return [state.turn]
+    return []
+
+
+def seat_view(game: Game, seat: int) -> SeatView:
+    from .legal import legal_actions
+
+    state = game.state
+    me = state.seats[seat]
+    drawn = state.drawn if state.phase == Phase.PLAY and state.turn == seat else None
+    return SeatView(seat, public_view(game), tuple(display_sorted(me.rack)), drawn,
+                    tuple(legal_actions(game, seat)), game.card)

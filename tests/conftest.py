@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+import pytest
+
+from bot.cards import load_card
+from bot.engine.card import Card
+
+
+@pytest.fixture(scope="session")
+def practice() -> Card:
+    return load_card("practice")
+
+
+@pytest.fixture(scope="session")
+def card1946() -> Card:
+    return load_card("nmjl-1946")
