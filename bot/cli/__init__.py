@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.cli import card
+from bot.cli import card, replay
 from bot.cli.common import UsageProblem
 
 
@@ -14,6 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="charleston", description="American Mah Jongg (NMJL style) tools.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     card.register(commands)
+    replay.register(commands)
     return parser
 
 

@@ -62,7 +62,6 @@ class Game:
         self.state = state
         self.card = card
         self.tile_set = tile_set_for(state.rules)
-        self.actions: list[Action] = []  # applied since this object was made (the replay log)
 
     # -- creating a game -------------------------------------------------------------------------------
     @classmethod
@@ -87,6 +86,7 @@ class Game:
             _deal_shuffled(state, tile_set, rng)
         else:
             _deal_given(state, tile_set, rng, deal)
+            state.deal = {"hands": [[code(t) for t in h] for h in deal[0]], "wall": [code(t) for t in deal[1]]}
         game = cls(state, card)
         events = [public("deal", east=east, wall=len(state.wall), game_no=game_no)]
         events += [private("rack", s, tiles=display_sorted(state.seats[s].rack)) for s in state.players]
@@ -128,7 +128,7 @@ class Game:
         if handler is None:
             raise IllegalAction(f"Unknown action {action!r}.")
         events = handler(self, action)
-        self.actions.append(action)
+        state.log.append(action.to_json())
         return events
 
     def _require_phase(self, *phases: Phase) -> None:
@@ -717,10 +717,6 @@ def _deal_given(state: GameState, tile_set: TileSet, rng: random.Random,
     for s, hand in enumerate(hands):
         state.seats[s].rack = list(hand)
     state.wall = list(prefix) + remaining
-
-
-def describe_tiles(tiles: Sequence[int]) -> str:
-    return " ".join(code(t) for t in tiles)
 
 
 def next_east(state: GameState) -> int:

@@ -199,6 +199,8 @@ class GameState:
     result: Result | None = None
     penalties: list[Penalty] = field(default_factory=list)
     turns: int = 0  # discards made so far
+    deal: dict[str, Any] | None = None  # an explicit deal (replay form) when the game did not shuffle
+    log: list[dict[str, Any]] = field(default_factory=list)  # every applied action, in replay form
 
     def rng(self) -> random.Random:
         """A generator for the next random choice; each call advances the stored counter."""
@@ -227,6 +229,7 @@ class GameState:
             "charleston": self.charleston.to_json() if self.charleston else None,
             "result": self.result.to_json() if self.result else None,
             "penalties": [p.to_json() for p in self.penalties], "turns": self.turns,
+            "deal": self.deal, "log": list(self.log),
         }
 
     @staticmethod
@@ -244,4 +247,5 @@ class GameState:
             charleston=CharlestonState.from_json(data["charleston"]) if data["charleston"] else None,
             result=Result.from_json(data["result"]) if data["result"] else None,
             penalties=[Penalty.from_json(p) for p in data["penalties"]], turns=data["turns"],
+            deal=data["deal"], log=list(data["log"]),
         )

@@ -1,0 +1,89 @@
+"""``charleston replay FILE [--json]``: play a replay file back and report what happened."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from bot.cards import UnknownCard, load_card
+from bot.cli.common import UsageProblem, print_json
+from bot.engine.errors import CardError
+from bot.engine.game import Game, seat_wind
+from bot.engine.payouts import payouts
+from bot.engine.replay import ReplayError, replay, replay_header
+from bot.engine.tiles import code
+from bot.narrate import describe
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser("replay", help="play a replay file back (docs/replay-format.md)")
+    parser.add_argument("file")
+    parser.add_argument("--json", action="store_true", help="events, final state and payouts as JSON")
+    parser.set_defaults(run=run)
+
+
+def load_replay_file(path: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as exc:
+        raise UsageProblem(f"cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise UsageProblem(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(data, dict):
+        raise UsageProblem(f"{path}: a replay is a JSON object")
+    return data
+
+
+def summary(game: Game) -> dict[str, Any]:
+    state = game.state
+    return {
+        "phase": state.phase.value, "east": state.east, "turn": state.turn, "wall": len(state.wall),
+        "discards": len(state.discards),
+        "seats": [{"seat": s, "wind": seat_wind(state, s), "rack": [code(t) for t in seat.rack],
+                   "exposures": [[code(t) for t in e.tiles] for e in seat.exposures], "dead": seat.dead,
+                   "empty": seat.empty} for s, seat in enumerate(state.seats)],
+        "result": state.result.to_json() if state.result else None,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    data = load_replay_file(args.file)
+    try:
+        card_id, _ = replay_header(data)
+        card = load_card(card_id)
+        played = replay(data, card)
+    except UnknownCard as exc:
+        raise UsageProblem(str(exc)) from None
+    except CardError as exc:
+        raise UsageProblem(f"the replay's card is broken: {exc.problems[0]}") from None
+    except ReplayError as exc:
+        raise UsageProblem(f"{args.file}: {exc}") from None
+    game = played.game
+    money = [p.to_json() for p in payouts(game.state)]
+    if args.json:
+        print_json({"events": [e.to_json() for e in played.opening] +
+                              [e.to_json() for step in played.events for e in step],
+                    "state": summary(game), "payouts": money})
+        return 0
+    winds = [seat_wind(game.state, s) for s in range(4)]
+    for event in played.opening + [e for step in played.events for e in step]:
+        line = describe(event, winds)
+        if line:
+            print(("  (private) " if event.private else "") + line)
+    state = summary(game)
+    print(f"\nPhase: {state['phase']}; {state['wall']} tiles in the wall; {state['discards']} discards.")
+    for seat in state["seats"]:
+        if seat["empty"]:
+            continue
+        exposed = "; ".join(" ".join(e) for e in seat["exposures"]) or "-"
+        dead = " (dead)" if seat["dead"] else ""
+        print(f"  {seat['wind']:<6} rack {' '.join(seat['rack'])}  exposed {exposed}{dead}")
+    if money:
+        print("Payouts:")
+        for p in money:
+            print(f"  {winds[p['from']]} pays {winds[p['to']]} {p['amount']} ({p['reason']})")
+    elif game.state.result is not None:
+        print("No payments.")
+    return 0
