@@ -351,7 +351,11 @@ class Game:
             # P12: a discarded joker is dead, and so is a blank (TR2): nobody may claim them.
             return events + self._next_turn(action.seat)
         hot = bool(state.rules.hot_wall) and len(state.wall) <= state.rules.hot_wall
-        state.window = CallWindow(action.seat, action.tile, mahjong_only=hot or not state.wall)
+        # P14/§11.5: the last discard may still be called for an exposure; only the caller's own discard after
+        # that (the wall being empty) is open to Mah Jongg alone.
+        last_call = not state.wall and state.turn_source == "call"
+        state.late_window = None
+        state.window = CallWindow(action.seat, action.tile, mahjong_only=hot or last_call)
         state.phase = Phase.CALL_WINDOW
         state.turn = action.seat
         return [*events, public("call_window", action.seat, tile=action.tile,
@@ -417,6 +421,8 @@ class Game:
     # Calls --------------------------------------------------------------------------------------------
     def _window(self, seat: int) -> CallWindow:
         state = self.state
+        if state.phase == Phase.PLAY and state.late_window is not None and seat != state.turn:
+            return state.late_window
         self._require_phase(Phase.CALL_WINDOW)
         window = state.window
         assert window is not None
@@ -445,7 +451,23 @@ class Game:
             self._check_exposure_call(action.seat, tile, action.tiles, window)
             window.claims.append(Claim(action.seat, list(action.tiles), False))
             events = [public("call", action.seat, mahjong=False, size=len(action.tiles) + 1)]
+        if window is state.late_window:
+            return events + self._late_claim(window)
         return events + self._maybe_resolve(window)
+
+    def _late_claim(self, window: CallWindow) -> list[Event]:
+        """A 1946 claim made during the next player's turn: her drawn tile goes back on the wall."""
+        state = self.state
+        state.late_window = None
+        player = state.turn
+        events: list[Event] = []
+        if not state.needs_draw and state.drawn is not None:
+            state.seats[player].rack.remove(state.drawn)
+            state.wall.insert(0, state.drawn)
+            events.append(public("draw_returned", player, wall=len(state.wall)))
+        state.drawn = None
+        state.needs_draw = False
+        return events + self._resolve(window)
 
     def _check_exposure_call(self, seat_no: int, tile: int, tiles: Sequence[int], window: CallWindow) -> None:
         state = self.state
@@ -499,7 +521,11 @@ class Game:
         """P10: Mah Jongg beats an exposure; among equals, the next in turn after the discarder wins."""
         state = self.state
         if not window.claims:
-            return [public("window_closed", window.discarder, claimed=False), *self._next_turn(window.discarder)]
+            events = [public("window_closed", window.discarder, claimed=False), *self._next_turn(window.discarder)]
+            if state.rules.window_until_next_discard and state.phase == Phase.PLAY:
+                # §11.7 (1946): the discard stays claimable until the next player discards.
+                state.late_window = CallWindow(window.discarder, window.tile, mahjong_only=window.mahjong_only)
+            return events
         distance = {s: (s - window.discarder) % 4 for s in range(4)}
         winner = min(window.claims, key=lambda c: (not c.mahjong, distance[c.seat]))
         state.window = None

@@ -26,7 +26,7 @@ from .actions import (
     SwapBlank,
 )
 from .matching import check, exposure_verdict
-from .state import Phase
+from .state import CallWindow, Phase
 from .tiles import SORT_KEY, Tile
 
 if TYPE_CHECKING:
@@ -64,8 +64,11 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
             actions.append(Draw(seat))
         else:
             actions += _turn_actions(game, seat)
+    elif state.phase == Phase.PLAY and state.late_window is not None:
+        actions += _call_actions(game, seat, state.late_window, late=True)
     elif state.phase == Phase.CALL_WINDOW:
-        actions += _call_actions(game, seat)
+        assert state.window is not None
+        actions += _call_actions(game, seat, state.window, late=False)
     actions += _blank_swaps(game, seat)
     return actions
 
@@ -98,17 +101,18 @@ def _turn_actions(game: Game, seat: int) -> list[Action]:
     return actions
 
 
-def _call_actions(game: Game, seat: int) -> list[Action]:
+def _call_actions(game: Game, seat: int, window: CallWindow, *, late: bool) -> list[Action]:
+    """Calls on ``window``'s discard; a late (1946) window offers calls only, no pass or hold."""
     state = game.state
-    window = state.window
-    assert window is not None
     if seat == window.discarder or seat in window.passed or any(c.seat == seat for c in window.claims):
         return []
     me = state.seats[seat]
     exposures = [e.tiles for e in me.exposures]
-    actions: list[Action] = [PassCall(seat)]
-    if seat not in window.held:
-        actions.append(Hold(seat))
+    actions: list[Action] = []
+    if not late:
+        actions.append(PassCall(seat))
+        if seat not in window.held:
+            actions.append(Hold(seat))
     if check(game.card, [*me.rack, window.tile], exposures, tile_set=game.tile_set).mahjong:
         actions.append(Call(seat, (), True))
     if window.mahjong_only:

@@ -40,6 +40,7 @@ class TableRules:
     east_keeps_deal_on_wall_game: bool = False  # S5 [1946]
     discard_flowers: bool = True  # P13: the 1946 rules forbid discarding a flower
     flowers_wild: bool = False  # §11.7: the 1946 set, flowers are the wild tiles
+    window_until_next_discard: bool = False  # §11.7 (1946): a discard stays claimable until the next discard
     false_mahjong_penalty: int = 0  # §11.7: chips to each intact player in strict mode (1946: 30)
     winner_pays_double_rules: bool = True  # SC1/SC2: discarder double, self-pick double, jokerless bonus
 
@@ -65,6 +66,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "east_keeps_deal_on_wall_game": True,
         "discard_flowers": False,
         "flowers_wild": True,
+        "window_until_next_discard": True,
         "false_mahjong_penalty": 30,
         "winner_pays_double_rules": False,
     },

@@ -195,6 +195,7 @@ class GameState:
     east_has_discarded: bool = False
     discards: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile), oldest first
     window: CallWindow | None = None
+    late_window: CallWindow | None = None  # 1946: the last discard, still claimable during the next turn
     charleston: CharlestonState | None = None
     result: Result | None = None
     penalties: list[Penalty] = field(default_factory=list)
@@ -226,6 +227,7 @@ class GameState:
             "east_has_discarded": self.east_has_discarded,
             "discards": [[s, code(t)] for s, t in self.discards],
             "window": self.window.to_json() if self.window else None,
+            "late_window": self.late_window.to_json() if self.late_window else None,
             "charleston": self.charleston.to_json() if self.charleston else None,
             "result": self.result.to_json() if self.result else None,
             "penalties": [p.to_json() for p in self.penalties], "turns": self.turns,
@@ -244,6 +246,7 @@ class GameState:
             east_has_discarded=data["east_has_discarded"],
             discards=[(s, int(parse_tile(t))) for s, t in data["discards"]],
             window=CallWindow.from_json(data["window"]) if data["window"] else None,
+            late_window=CallWindow.from_json(data["late_window"]) if data["late_window"] else None,
             charleston=CharlestonState.from_json(data["charleston"]) if data["charleston"] else None,
             result=Result.from_json(data["result"]) if data["result"] else None,
             penalties=[Penalty.from_json(p) for p in data["penalties"]], turns=data["turns"],
