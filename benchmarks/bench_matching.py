@@ -64,10 +64,10 @@ def main() -> None:
         hands13 = dealt_racks(card, args.racks, 13, rng)
         hands14 = dealt_racks(card, args.racks, 14, rng)
         wins = winning_racks(card, args.racks, rng)
-        analyze_us = median_us(lambda rack: analyze(card, rack), hands13)
-        analyze_need_us = median_us(lambda rack: [a.need for a in analyze(card, rack)], hands13[:500])
-        check_us = median_us(lambda rack: check(card, rack), hands14 + wins)
-        check_win_us = median_us(lambda rack: check(card, rack), wins)
+        analyze_us = median_us(lambda rack, c=card: analyze(c, rack), hands13)
+        analyze_need_us = median_us(lambda rack, c=card: [a.need for a in analyze(c, rack)], hands13[:500])
+        check_us = median_us(lambda rack, c=card: check(c, rack), hands14 + wins)
+        check_win_us = median_us(lambda rack, c=card: check(c, rack), wins)
         print(f"{card_id:<10} lines {len(card.lines):>3}  variants {card.variant_count:>4}  "
               f"analyze {analyze_us:6.1f} us  (with every line's need: {analyze_need_us:6.1f} us)  "
               f"check {check_us:5.1f} us  (winning racks only: {check_win_us:5.1f} us)")

@@ -39,6 +39,7 @@ class _Rack:
     exposed: tuple[int, ...]  # tiles per kind locked in the rack's exposures (jokers counted as their tile)
     reachable: tuple[int, ...]  # naturals per kind the rack may still hold: the set less what is seen elsewhere
     reachable_jokers: int
+    wild: int | None  # the wild kind (joker, or the 1946 flower)
 
 
 class LineAnalysis:
@@ -93,7 +94,15 @@ def _shortfall(variant: Variant, rack: _Rack) -> tuple[tuple[int, ...], tuple[in
         cover = min(jokers, big_deficit[kind])
         big_deficit[kind] -= cover
         jokers -= cover
-    need = small_deficit + [k for k, n in big_deficit.items() for _ in range(n)]
+    need = list(small_deficit)
+    for kind, count in big_deficit.items():
+        # Past the copies still out there, only a wild tile can fill the group (a fifth East is a joker).
+        naturals = min(count, max(0, rack.reachable[kind] - rack.naturals[kind]))
+        need += [kind] * naturals
+        if rack.wild is not None:
+            need += [rack.wild] * (count - naturals)
+    if rack.wild is not None:
+        spare += [rack.wild] * jokers  # wild tiles the line has no group of three or more to put in
     return tuple(sorted(need, key=SORT_KEY.__getitem__)), tuple(sorted(spare, key=SORT_KEY.__getitem__))
 
 
@@ -123,7 +132,7 @@ def analyze(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[i
         naturals[wild] = 0
         reachable_jokers = reachable[wild]
         reachable[wild] = 0
-    rack = _Rack(tuple(naturals), jokers, tuple(exposed), tuple(reachable), reachable_jokers)
+    rack = _Rack(tuple(naturals), jokers, tuple(exposed), tuple(reachable), reachable_jokers, wild)
 
     missing = _missing(index, rack.naturals, jokers, rack.exposed, 14 - sum(exposed))
     possible = _possible(index, rack)
@@ -135,7 +144,7 @@ def analyze(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[i
         loose = _missing(index, rack.naturals, jokers, no_exposures, 14)
         missing = np.where(holds, missing, loose)
         possible &= holds
-        loose_rack = _Rack(rack.naturals, jokers, no_exposures, rack.reachable, reachable_jokers)
+        loose_rack = _Rack(rack.naturals, jokers, no_exposures, rack.reachable, reachable_jokers, wild)
     else:
         holds = None
         loose_rack = rack
@@ -201,7 +210,7 @@ def can_still_win(card: Card, exposures: Sequence[Sequence[int]], visible: Seque
     reachable_jokers = 0
     if wild is not None:
         reachable_jokers, reachable[wild] = reachable[wild], 0
-    rack = _Rack((0,) * NUM_KINDS, 0, tuple(exposed), tuple(reachable), reachable_jokers)
+    rack = _Rack((0,) * NUM_KINDS, 0, tuple(exposed), tuple(reachable), reachable_jokers, wild)
     possible = _possible(index, rack)
     if groups:
         possible &= index.mask_to_bool(index.holding(groups))

@@ -99,13 +99,14 @@ class _Compiler:
         lines: list[Line] = []
         seen: dict[str, int] = {}
         for index, hand in enumerate(hands):
+            hand_id = hand.get("id") if isinstance(hand, dict) else None
+            if isinstance(hand_id, str) and hand_id.strip():
+                if hand_id.strip() in seen:
+                    self.hand_problem(index, hand_id, f"duplicate id (hand #{seen[hand_id.strip()] + 1} has it too)")
+                seen.setdefault(hand_id.strip(), index)
             line = self.compile_hand(index, hand, tile_set)
-            if line is None:
-                continue
-            if line.id in seen:
-                self.hand_problem(index, line.id, f"duplicate id (hand #{seen[line.id] + 1} has it too)")
-            seen.setdefault(line.id, index)
-            lines.append(line)
+            if line is not None:
+                lines.append(line)
         if self.problems:
             return None, self.problems
         sections = tuple(dict.fromkeys(line.section for line in lines))

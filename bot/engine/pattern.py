@@ -77,6 +77,9 @@ def parse_pattern(text: str) -> tuple[list[Symbolic], list[PatternProblem]]:
 
 
 def _parse_token(token: str, position: int) -> tuple[list[Symbolic], str]:
+    letter = token[-1] if len(token) > 1 and token[-1].islower() and token[-2] in "0123456789D" else ""
+    if letter and letter not in DISTINCT_LETTERS + FREE_LETTERS:
+        return [], f"unknown suit letter {letter}: use a, b, c for different suits or x, y, z for free ones"
     if m := _SAME_DIGITS.match(token):
         return [Symbolic("number", int(m.group(1)), m.group(2), len(token) - 1, position, token)], ""
     if m := _FIXED_WITH_LETTER.match(token):

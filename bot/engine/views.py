@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import charleston as ch
 from .actions import Action
 from .state import Phase
-from .tiles import code, display_sorted
+from .tiles import TileSet, code, display_sorted
 
 if TYPE_CHECKING:
     from .card import Card
@@ -72,6 +72,7 @@ class SeatView:
     drawn: int | None  # the tile just drawn, if it is this seat's turn
     legal: tuple[Action, ...]
     card: Card
+    tile_set: TileSet  # the table's set (the card's, plus any blanks)
 
     @property
     def exposures(self) -> tuple[tuple[int, ...], ...]:
@@ -141,4 +142,4 @@ def seat_view(game: Game, seat: int) -> SeatView:
     me = state.seats[seat]
     drawn = state.drawn if state.phase == Phase.PLAY and state.turn == seat else None
     return SeatView(seat, public_view(game), tuple(display_sorted(me.rack)), drawn,
-                    tuple(legal_actions(game, seat)), game.card)
+                    tuple(legal_actions(game, seat)), game.card, game.tile_set)
