@@ -59,16 +59,18 @@ class LineAnalysis:
         return f"LineAnalysis({self.line.id!r}, missing={self.missing}, possible={self.possible})"
 
     @cached_property
+    def _shortfall(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return _shortfall(self.variant, self._rack)
+
+    @property
     def need(self) -> tuple[int, ...]:
         """The tiles still to get, in display order; jokers already held cover the hardest ones first."""
-        need, _ = _shortfall(self.variant, self._rack)
-        return need
+        return self._shortfall[0]
 
-    @cached_property
+    @property
     def spare(self) -> tuple[int, ...]:
         """Concealed tiles this line has no place for (the rack's discards if it aims at this line)."""
-        _, spare = _shortfall(self.variant, self._rack)
-        return spare
+        return self._shortfall[1]
 
 
 def _shortfall(variant: Variant, rack: _Rack) -> tuple[tuple[int, ...], tuple[int, ...]]:

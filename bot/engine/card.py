@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .index import CardIndex
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Variant:
     line: int  # index of the line in its card
     groups: tuple[Group, ...]  # (tile, size), in the pattern's printed order
@@ -40,9 +40,10 @@ class Variant:
         return "  ".join(" ".join([code(t)] * size) for t, size in self.groups)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Line:
-    """One printed line of the card ("hand" in card-file terms)."""
+    """One printed line of the card ("hand" in card-file terms). Lines and variants compare by identity: each
+    exists once, in its compiled card."""
 
     index: int
     id: str

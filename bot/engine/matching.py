@@ -185,5 +185,5 @@ def exposure_verdict(card: Card, group: Sequence[int], existing: Sequence[Sequen
             reason = f"No exposed (X) line on the {card.name} has {what}."
         return ExposureVerdict(False, reason, ())
     index = card.index
-    lines = tuple(dict.fromkeys(card.lines[index.variants[n].line] for n in bits(mask)))
-    return ExposureVerdict(True, "", lines)
+    line_numbers = sorted({index.variants[n].line for n in bits(mask)})
+    return ExposureVerdict(True, "", tuple(card.lines[n] for n in line_numbers))

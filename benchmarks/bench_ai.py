@@ -1,0 +1,57 @@
+"""Computer-player strength and speed, through the real engine.
+
+    python benchmarks/bench_ai.py [--games 400] [--seed 1] [--suite all|mahjong|vs-random|hard|speed]
+
+Suites (each figure is over seeded games, East rotating):
+  mahjong    normal x4 on the practice card: share of games ending in Mah Jongg (goal >= 85%)
+  vs-random  one normal against three random: share of games normal wins (goal >= 70%)
+  hard       one hard against three normal (1,000 games for the README): hard's share of wins (goal >= 35%)
+  speed      normal x4: complete games per second on one core (goal >= 10) and the median time of one
+             normal decision (goal <= 20 ms)
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+
+from bot.simulate import SimulationResult, simulate
+
+
+def report(title: str, result: SimulationResult, seat: int | None = None) -> None:
+    line = (f"{title}: {result.games} games, Mah Jongg {result.mahjong / result.games:.1%}, "
+            f"wins by seat {result.wins_by_seat}, {result.games_per_sec:.1f} games/s")
+    if seat is not None:
+        line += f", seat {seat} wins {result.wins_by_seat[seat] / result.games:.1%}"
+    print(line, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--suite", default="all", choices=["all", "mahjong", "vs-random", "hard", "speed"])
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+    suites = ["mahjong", "vs-random", "hard", "speed"] if args.suite == "all" else [args.suite]
+    if "mahjong" in suites:
+        report("normal x4", simulate(args.games, args.seed, ["normal"] * 4))
+    if "vs-random" in suites:
+        # The strong seat moves round the table with East rotating, so seat advantage evens out.
+        report("normal vs 3 random", simulate(args.games, args.seed, ["normal", "random", "random", "random"]), 0)
+    if "hard" in suites:
+        report("hard vs 3 normal", simulate(args.games, args.seed, ["hard", "normal", "normal", "normal"]), 0)
+    if "speed" in suites:
+        timings: list[float] = []
+        started = time.perf_counter()
+        result = simulate(max(20, args.games // 4), args.seed, ["normal"] * 4, decision_times=timings)
+        elapsed = time.perf_counter() - started
+        p99 = sorted(timings)[int(len(timings) * 0.99)]
+        print(f"speed: {result.games / elapsed:.1f} normal x4 games/s; one normal decision: median "
+              f"{statistics.median(timings) * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

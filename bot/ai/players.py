@@ -1,0 +1,56 @@
+"""Computer players. A player decides from a :class:`~bot.engine.views.SeatView` alone: the seat's own rack,
+what is on the table, and the legal actions. It is never handed the game state, so it cannot see another
+player's tiles or the wall.
+
+Levels: ``random`` (uniform among legal actions, the baseline), ``easy``, ``normal`` and ``hard`` (built on
+the card analysis; see :mod:`bot.ai.strategy`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from bot.engine.actions import Action
+from bot.engine.views import SeatView
+
+from .strategy import Strategy
+
+LEVELS = ("random", "easy", "normal", "hard")
+
+
+class Player(Protocol):
+    level: str
+
+    def decide(self, view: SeatView) -> Action:
+        """One legal action for this seat; ``view.legal`` is never empty when asked."""
+        ...
+
+
+class RandomPlayer:
+    level = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal)
+
+
+class CardPlayer:
+    """easy, normal or hard: a :class:`Strategy` with that level's settings."""
+
+    def __init__(self, level: str, seed: int = 0) -> None:
+        self.level = level
+        self.strategy = Strategy(level, random.Random(seed))
+
+    def decide(self, view: SeatView) -> Action:
+        return self.strategy.decide(view)
+
+
+def make_player(level: str, seed: int = 0) -> Player:
+    if level == "random":
+        return RandomPlayer(seed)
+    if level in LEVELS:
+        return CardPlayer(level, seed)
+    raise ValueError(f"Unknown computer level '{level}'. Choose one of: {', '.join(LEVELS)}.")
