@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.cli import card, replay
+from bot.cli import card, play, replay
 from bot.cli.common import UsageProblem
 
 
@@ -15,6 +15,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     card.register(commands)
     replay.register(commands)
+    play.register(commands)
     return parser
 
 
