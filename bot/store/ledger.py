@@ -1,0 +1,136 @@
+"""The chip ledger: double-entry transactions, balances, histories and verification.
+
+A settlement turns a finished game's payouts into one closed transaction whose postings sum to zero (the
+database refuses to close one that does not). A game has at most one settlement (a unique index), so settling
+again changes nothing. Mistakes are put right with a new 'correction' transaction; postings are never edited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from .db import Database, now_iso
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """``amount`` chips from one seat's holder to another's (a player id, or None for a computer player)."""
+
+    payer_seat: int
+    payer: int | None
+    payee_seat: int
+    payee: int | None
+    amount: int
+    reason: str
+
+
+def account(player: int | None, game_id: int | None, seat: int) -> str:
+    return f"player:{player}" if player is not None else f"computer:{game_id}:{seat}"
+
+
+async def settle(conn: aiosqlite.Connection, game_id: int, guild_id: int, transfers: Sequence[Transfer],
+                 memo: str = "") -> bool:
+    """Write a game's settlement inside the caller's transaction. Returns False (and writes nothing) if the game
+    is already settled."""
+    async with conn.execute("SELECT 1 FROM ledger_transactions WHERE game_id = ? AND kind = 'settlement'",
+                            (game_id,)) as cursor:
+        if await cursor.fetchone():
+            return False
+    cursor = await conn.execute(
+        "INSERT INTO ledger_transactions (game_id, guild_id, kind, memo, created_at) VALUES (?, ?, 'settlement', ?, ?)",
+        (game_id, guild_id, memo, now_iso()))
+    txn = cursor.lastrowid
+    await _post(conn, txn, game_id, transfers)
+    await conn.execute("UPDATE ledger_transactions SET closed = 1 WHERE txn_id = ?", (txn,))
+    return True
+
+
+async def correct(db: Database, game_id: int, guild_id: int, transfers: Sequence[Transfer], memo: str) -> int:
+    """A correction to a settled game: a new balanced transaction. Returns its id."""
+    async with db.transaction() as conn:
+        async with conn.execute("SELECT txn_id FROM ledger_transactions WHERE game_id = ? AND kind = 'settlement'",
+                                (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            raise ValueError(f"Game {game_id} has no settlement to correct.")
+        cursor = await conn.execute(
+            "INSERT INTO ledger_transactions (game_id, guild_id, kind, memo, corrects, created_at) "
+            "VALUES (?, ?, 'correction', ?, ?, ?)", (game_id, guild_id, memo, row[0], now_iso()))
+        txn = cursor.lastrowid
+        assert txn is not None
+        await _post(conn, txn, game_id, transfers)
+        await conn.execute("UPDATE ledger_transactions SET closed = 1 WHERE txn_id = ?", (txn,))
+        return txn
+
+
+async def _post(conn: aiosqlite.Connection, txn: int | None, game_id: int, transfers: Sequence[Transfer]) -> None:
+    rows = []
+    for t in transfers:
+        if t.amount <= 0:
+            raise ValueError(f"A transfer moves a positive amount, not {t.amount}.")
+        rows.append((txn, account(t.payer, game_id, t.payer_seat), t.payer, t.payer_seat, -t.amount, t.reason))
+        rows.append((txn, account(t.payee, game_id, t.payee_seat), t.payee, t.payee_seat, t.amount, t.reason))
+    await conn.executemany(
+        "INSERT INTO ledger_postings (txn_id, account, player_id, seat, amount, reason) VALUES (?, ?, ?, ?, ?, ?)",
+        rows)
+
+
+async def balance(db: Database, player_id: int, guild_id: int | None = None) -> int:
+    query = ("SELECT COALESCE(SUM(p.amount), 0) FROM ledger_postings p JOIN ledger_transactions t USING (txn_id) "
+             "WHERE t.closed = 1 AND p.player_id = ?")
+    params: tuple[int, ...] = (player_id,)
+    if guild_id is not None:
+        query += " AND t.guild_id = ?"
+        params += (guild_id,)
+    async with db.conn.execute(query, params) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def history(db: Database, player_id: int, limit: int = 50) -> list[dict[str, object]]:
+    """A player's postings, newest first."""
+    async with db.conn.execute(
+            "SELECT t.txn_id, t.game_id, t.kind, t.created_at, p.amount, p.reason FROM ledger_postings p "
+            "JOIN ledger_transactions t USING (txn_id) WHERE t.closed = 1 AND p.player_id = ? "
+            "ORDER BY t.txn_id DESC, p.posting_id DESC LIMIT ?", (player_id, limit)) as cursor:
+        return [dict(row) for row in await cursor.fetchall()]
+
+
+async def game_breakdown(db: Database, game_id: int) -> list[dict[str, object]]:
+    """Every posting of a game (settlement and corrections), in order."""
+    async with db.conn.execute(
+            "SELECT t.txn_id, t.kind, p.account, p.player_id, p.seat, p.amount, p.reason FROM ledger_postings p "
+            "JOIN ledger_transactions t USING (txn_id) WHERE t.game_id = ? AND t.closed = 1 "
+            "ORDER BY p.posting_id", (game_id,)) as cursor:
+        return [dict(row) for row in await cursor.fetchall()]
+
+
+async def verify(db: Database) -> list[str]:
+    """Problems found: games whose postings do not sum to zero, games settled more than once, open transactions
+    left with postings. Empty when the ledger is sound."""
+    problems: list[str] = []
+    async with db.conn.execute(
+            "SELECT t.game_id, SUM(p.amount) FROM ledger_transactions t JOIN ledger_postings p USING (txn_id) "
+            "WHERE t.closed = 1 GROUP BY t.game_id HAVING SUM(p.amount) != 0") as cursor:
+        for game_id, total in await cursor.fetchall():
+            problems.append(f"game {game_id}: postings sum to {total}, not 0")
+    async with db.conn.execute(
+            "SELECT game_id, COUNT(*) FROM ledger_transactions WHERE kind = 'settlement' "
+            "GROUP BY game_id HAVING COUNT(*) > 1") as cursor:
+        for game_id, count in await cursor.fetchall():
+            problems.append(f"game {game_id}: settled {count} times")
+    async with db.conn.execute(
+            "SELECT t.txn_id, t.game_id FROM ledger_transactions t WHERE t.closed = 0 "
+            "AND EXISTS (SELECT 1 FROM ledger_postings p WHERE p.txn_id = t.txn_id)") as cursor:
+        for txn_id, game_id in await cursor.fetchall():
+            problems.append(f"transaction {txn_id} (game {game_id}) was never closed")
+    async with db.conn.execute(
+            "SELECT g.game_id FROM games g WHERE g.ended_at IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.game_id = g.game_id "
+            "AND t.kind = 'settlement' AND t.closed = 1)") as cursor:
+        for (game_id,) in await cursor.fetchall():
+            problems.append(f"game {game_id} has ended but has no settlement")
+    return problems

@@ -1,0 +1,155 @@
+"""Numbered schema migrations. The database's ``PRAGMA user_version`` is the number of the last one applied;
+start-up applies the rest in order, each in its own transaction. Never edit a migration that has shipped: add a
+new one.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: leagues, players, tables, games, the action log, snapshots and the ledger.
+    """
+    CREATE TABLE leagues (
+        guild_id             INTEGER PRIMARY KEY,
+        name                 TEXT NOT NULL DEFAULT '',
+        timezone             TEXT NOT NULL DEFAULT 'UTC',
+        week_start           INTEGER NOT NULL DEFAULT 0 CHECK (week_start BETWEEN 0 AND 6),  -- 0 = Monday
+        standings_channel_id INTEGER,
+        default_card         TEXT NOT NULL DEFAULT 'practice',
+        default_rules        TEXT NOT NULL DEFAULT '{}',
+        created_at           TEXT NOT NULL
+    );
+
+    CREATE TABLE players (
+        player_id    INTEGER PRIMARY KEY,            -- the Discord user id
+        display_name TEXT NOT NULL,
+        updated_at   TEXT NOT NULL
+    );
+
+    CREATE TABLE tables (
+        table_id    INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('open', 'playing', 'closed')),
+        rules       TEXT NOT NULL,                   -- TableRules as JSON
+        created_by  INTEGER,
+        created_at  TEXT NOT NULL,
+        games_played INTEGER NOT NULL DEFAULT 0,
+        next_east   INTEGER NOT NULL DEFAULT 0,
+        seed        INTEGER NOT NULL
+    );
+    CREATE INDEX tables_by_place ON tables (guild_id, channel_id, status);
+
+    CREATE TABLE table_seats (
+        table_id       INTEGER NOT NULL REFERENCES tables (table_id),
+        seat           INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        player_id      INTEGER REFERENCES players (player_id),
+        computer_level TEXT,                          -- set for a computer player, or a player it stands in for
+        PRIMARY KEY (table_id, seat)
+    );
+
+    CREATE TABLE games (
+        game_id     INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id    INTEGER NOT NULL REFERENCES tables (table_id),
+        guild_id    INTEGER NOT NULL,
+        game_no     INTEGER NOT NULL,
+        card_id     TEXT NOT NULL,
+        rules       TEXT NOT NULL,
+        seed        INTEGER NOT NULL,
+        east        INTEGER NOT NULL,
+        started_at  TEXT NOT NULL,
+        ended_at    TEXT,
+        how         TEXT,                             -- self_pick, discard, heavenly, wall, no_live_players
+        winner_seat INTEGER,
+        line_id     TEXT,
+        value       INTEGER,
+        jokerless   INTEGER,
+        self_pick   INTEGER,
+        UNIQUE (table_id, game_no)
+    );
+    CREATE INDEX games_by_guild_end ON games (guild_id, ended_at);
+
+    CREATE TABLE game_seats (
+        game_id   INTEGER NOT NULL REFERENCES games (game_id),
+        seat      INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        player_id INTEGER REFERENCES players (player_id),   -- NULL: a computer player
+        computer_level TEXT,
+        PRIMARY KEY (game_id, seat)
+    );
+
+    CREATE TABLE actions (
+        game_id    INTEGER NOT NULL REFERENCES games (game_id),
+        seq        INTEGER NOT NULL,                  -- 0, 1, 2, ... in the order applied
+        action     TEXT NOT NULL,                     -- the action in replay form (JSON)
+        applied_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+
+    CREATE TABLE snapshots (
+        game_id    INTEGER PRIMARY KEY REFERENCES games (game_id),
+        version    INTEGER NOT NULL,                  -- = number of actions applied
+        state      TEXT NOT NULL,                     -- GameState JSON
+        deadline   TEXT,                              -- when the table's clock next acts (ISO time), if ever
+        updated_at TEXT NOT NULL
+    );
+
+    -- The ledger is double-entry: a transaction holds postings that must sum to zero before it may be
+    -- closed; only closed transactions count. A game is settled by exactly one 'settlement' transaction.
+    CREATE TABLE ledger_transactions (
+        txn_id     INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id    INTEGER REFERENCES games (game_id),
+        guild_id   INTEGER NOT NULL,
+        kind       TEXT NOT NULL CHECK (kind IN ('settlement', 'correction')),
+        memo       TEXT NOT NULL DEFAULT '',
+        corrects   INTEGER REFERENCES ledger_transactions (txn_id),
+        created_at TEXT NOT NULL,
+        closed     INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE UNIQUE INDEX one_settlement_per_game ON ledger_transactions (game_id) WHERE kind = 'settlement';
+
+    CREATE TABLE ledger_postings (
+        posting_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        txn_id     INTEGER NOT NULL REFERENCES ledger_transactions (txn_id),
+        account    TEXT NOT NULL,                     -- 'player:<id>' or 'computer:<game>:<seat>'
+        player_id  INTEGER REFERENCES players (player_id),
+        seat       INTEGER,
+        amount     INTEGER NOT NULL,
+        reason     TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX postings_by_player ON ledger_postings (player_id);
+
+    CREATE TRIGGER ledger_balanced BEFORE UPDATE OF closed ON ledger_transactions
+    WHEN NEW.closed = 1
+    BEGIN
+        SELECT RAISE(ABORT, 'ledger transaction does not balance')
+        WHERE COALESCE((SELECT SUM(amount) FROM ledger_postings WHERE txn_id = NEW.txn_id), 0) != 0;
+    END;
+
+    CREATE TRIGGER ledger_stays_closed BEFORE UPDATE OF closed ON ledger_transactions
+    WHEN OLD.closed = 1
+    BEGIN
+        SELECT RAISE(ABORT, 'ledger transaction is closed: corrections are new transactions');
+    END;
+
+    CREATE TRIGGER ledger_transactions_undeletable BEFORE DELETE ON ledger_transactions
+    WHEN OLD.closed = 1
+    BEGIN
+        SELECT RAISE(ABORT, 'closed ledger transactions are never deleted: add a correction');
+    END;
+
+    CREATE TRIGGER ledger_closed_is_final BEFORE INSERT ON ledger_postings
+    WHEN (SELECT closed FROM ledger_transactions WHERE txn_id = NEW.txn_id) = 1
+    BEGIN
+        SELECT RAISE(ABORT, 'ledger transaction is closed: corrections are new transactions');
+    END;
+
+    CREATE TRIGGER ledger_postings_immutable BEFORE UPDATE ON ledger_postings
+    BEGIN
+        SELECT RAISE(ABORT, 'ledger postings are never edited: add a correction');
+    END;
+
+    CREATE TRIGGER ledger_postings_undeletable BEFORE DELETE ON ledger_postings
+    BEGIN
+        SELECT RAISE(ABORT, 'ledger postings are never deleted: add a correction');
+    END;
+    """,
+]

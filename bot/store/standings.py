@@ -1,0 +1,164 @@
+"""League standings: per week in the league's own time zone and week start, and over a season.
+
+A league week is labelled like an ISO week, ``2026-W48``: the label of the week containing a date is the ISO
+week of the week's fourth day (for a Monday start this is exactly the ISO week; for a Sunday start, the week
+from Sunday 22 to Saturday 28 November 2026 is 2026-W48). Games count in the week they ended; a correction
+counts with its game.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import asdict, dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .db import Database
+
+WEEK_LABEL = re.compile(r"^(\d{4})-W(\d{2})$")
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    guild_id: int
+    name: str = ""
+    timezone: str = "UTC"
+    week_start: int = 0  # 0 = Monday ... 6 = Sunday
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    player_id: int
+    name: str
+    net: int
+    games: int
+    wins: int
+    mahjong_rate: float
+    self_picks: int
+    jokerless_wins: int
+
+
+def parse_week(label: str) -> tuple[int, int]:
+    m = WEEK_LABEL.match(label)
+    if not m:
+        raise ValueError(f"'{label}' is not a week: write it as YYYY-Www, e.g. 2026-W48.")
+    year, week = int(m.group(1)), int(m.group(2))
+    try:
+        date.fromisocalendar(year, week, 1)
+    except ValueError:
+        raise ValueError(f"{year} has no week {week}.") from None
+    return year, week
+
+
+def week_start_date(label: str, week_start: int) -> date:
+    """The first day of the league week labelled ``label``."""
+    year, week = parse_week(label)
+    monday = date.fromisocalendar(year, week, 1)
+    base = monday - timedelta(days=3)
+    return base + timedelta(days=(week_start - base.weekday()) % 7)
+
+
+def week_label(day: date, week_start: int) -> str:
+    start = day - timedelta(days=(day.weekday() - week_start) % 7)
+    year, week, _ = (start + timedelta(days=3)).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def week_bounds(league: League, label: str) -> tuple[datetime, datetime]:
+    """The week's start and end as UTC instants (local midnights in the league's zone)."""
+    start_day = week_start_date(label, league.week_start)
+    zone = league.zone
+    start = datetime.combine(start_day, time(0), zone)
+    end = datetime.combine(start_day + timedelta(days=7), time(0), zone)
+    return start.astimezone(UTC), end.astimezone(UTC)
+
+
+def current_week(league: League, now: datetime | None = None) -> str:
+    now = now or datetime.now(UTC)
+    return week_label(now.astimezone(league.zone).date(), league.week_start)
+
+
+async def get_league(db: Database, guild_id: int) -> League:
+    async with db.conn.execute("SELECT guild_id, name, timezone, week_start FROM leagues WHERE guild_id = ?",
+                               (guild_id,)) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        return League(guild_id)
+    return League(row[0], row[1], row[2], row[3])
+
+
+async def set_league(db: Database, guild_id: int, *, name: str | None = None, timezone: str | None = None,
+                     week_start: int | None = None, standings_channel_id: int | None = None) -> League:
+    if timezone is not None:
+        try:
+            ZoneInfo(timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"Unknown time zone '{timezone}': use a name like America/New_York.") from None
+    if week_start is not None and not 0 <= week_start <= 6:
+        raise ValueError("The week starts on a day from 0 (Monday) to 6 (Sunday).")
+    from .db import now_iso
+
+    async with db.transaction() as conn:
+        await conn.execute("INSERT OR IGNORE INTO leagues (guild_id, created_at) VALUES (?, ?)", (guild_id, now_iso()))
+        for column, value in (("name", name), ("timezone", timezone), ("week_start", week_start),
+                              ("standings_channel_id", standings_channel_id)):
+            if value is not None:
+                await conn.execute(f"UPDATE leagues SET {column} = ? WHERE guild_id = ?", (value, guild_id))
+    return await get_league(db, guild_id)
+
+
+async def standings(db: Database, guild_id: int, start: datetime | None = None,
+                    end: datetime | None = None) -> list[Standing]:
+    """Every human player's totals over the guild's games that ended in [start, end), best net first."""
+    where = "g.guild_id = ? AND g.ended_at IS NOT NULL"
+    params: list[object] = [guild_id]
+    if start is not None:
+        where += " AND g.ended_at >= ?"
+        params.append(start.astimezone(UTC).isoformat(timespec="milliseconds"))
+    if end is not None:
+        where += " AND g.ended_at < ?"
+        params.append(end.astimezone(UTC).isoformat(timespec="milliseconds"))
+    async with db.conn.execute(f"""
+            SELECT gs.player_id, COALESCE(p.display_name, CAST(gs.player_id AS TEXT)) AS name, COUNT(*) AS games,
+                   SUM(g.winner_seat = gs.seat) AS wins,
+                   SUM(g.winner_seat = gs.seat AND g.self_pick) AS self_picks,
+                   SUM(g.winner_seat = gs.seat AND g.jokerless) AS jokerless_wins
+              FROM game_seats gs JOIN games g USING (game_id) LEFT JOIN players p ON p.player_id = gs.player_id
+             WHERE {where} AND gs.player_id IS NOT NULL
+             GROUP BY gs.player_id""", params) as cursor:
+        rows = await cursor.fetchall()
+    async with db.conn.execute(f"""
+            SELECT lp.player_id, SUM(lp.amount) FROM ledger_postings lp
+              JOIN ledger_transactions lt ON lt.txn_id = lp.txn_id JOIN games g ON g.game_id = lt.game_id
+             WHERE {where} AND lt.closed = 1 AND lp.player_id IS NOT NULL
+             GROUP BY lp.player_id""", params) as cursor:
+        net = {player: int(total) for player, total in await cursor.fetchall()}
+    table = [Standing(r["player_id"], r["name"], net.get(r["player_id"], 0), int(r["games"]), int(r["wins"]),
+                      round(r["wins"] / r["games"], 3), int(r["self_picks"]), int(r["jokerless_wins"]))
+             for r in rows]
+    table.sort(key=lambda s: (-s.net, -s.wins, s.name.lower(), s.player_id))
+    return table
+
+
+async def weekly_standings(db: Database, guild_id: int, label: str | None = None) -> tuple[str, list[Standing]]:
+    league = await get_league(db, guild_id)
+    label = label or current_week(league)
+    start, end = week_bounds(league, label)
+    return label, await standings(db, guild_id, start, end)
+
+
+def to_csv(rows: list[Standing]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "player_id", "name", "net", "games", "wins", "mahjong_rate", "self_picks",
+                     "jokerless_wins"])
+    for rank, row in enumerate(rows, start=1):
+        data = asdict(row)
+        writer.writerow([rank, *data.values()])
+    return out.getvalue()
