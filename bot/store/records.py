@@ -1,0 +1,159 @@
+"""Rows for tables, seats, games, the action log and snapshots. Each writer runs inside the caller's
+transaction (``Database.transaction``) so an action, its snapshot and a game's result land together or not at
+all."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from .db import Database, now_iso
+
+
+class StaleVersion(Exception):
+    """The snapshot moved on since it was read: someone else applied an action first."""
+
+
+@dataclass(slots=True)
+class SeatRow:
+    seat: int
+    player_id: int | None
+    computer_level: str | None
+
+
+@dataclass(slots=True)
+class TableRow:
+    table_id: int
+    guild_id: int
+    channel_id: int
+    status: str
+    rules: dict[str, Any]
+    created_by: int | None
+    games_played: int
+    next_east: int
+    seed: int
+    seats: list[SeatRow]
+
+
+async def upsert_player(conn: aiosqlite.Connection, player_id: int, name: str) -> None:
+    await conn.execute(
+        "INSERT INTO players (player_id, display_name, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (player_id) DO UPDATE SET display_name = excluded.display_name, updated_at = excluded.updated_at",
+        (player_id, name, now_iso()))
+
+
+async def insert_table(conn: aiosqlite.Connection, guild_id: int, channel_id: int, rules: dict[str, Any],
+                       created_by: int | None, seed: int) -> int:
+    cursor = await conn.execute(
+        "INSERT INTO tables (guild_id, channel_id, status, rules, created_by, created_at, seed) "
+        "VALUES (?, ?, 'open', ?, ?, ?, ?)", (guild_id, channel_id, json.dumps(rules), created_by, now_iso(), seed))
+    assert cursor.lastrowid is not None
+    for seat in range(4):
+        await conn.execute("INSERT INTO table_seats (table_id, seat) VALUES (?, ?)", (cursor.lastrowid, seat))
+    return cursor.lastrowid
+
+
+async def set_seat(conn: aiosqlite.Connection, table_id: int, seat: int, player_id: int | None,
+                   computer_level: str | None) -> None:
+    await conn.execute("UPDATE table_seats SET player_id = ?, computer_level = ? WHERE table_id = ? AND seat = ?",
+                       (player_id, computer_level, table_id, seat))
+
+
+async def set_table_status(conn: aiosqlite.Connection, table_id: int, status: str) -> None:
+    await conn.execute("UPDATE tables SET status = ? WHERE table_id = ?", (status, table_id))
+
+
+async def load_tables(db: Database, where: str = "status != 'closed'", params: tuple[Any, ...] = ()) -> list[TableRow]:
+    async with db.conn.execute(f"SELECT * FROM tables WHERE {where} ORDER BY table_id", params) as cursor:
+        rows = await cursor.fetchall()
+    tables = []
+    for row in rows:
+        async with db.conn.execute("SELECT seat, player_id, computer_level FROM table_seats WHERE table_id = ? "
+                                   "ORDER BY seat", (row["table_id"],)) as cursor:
+            seats = [SeatRow(*r) for r in await cursor.fetchall()]
+        tables.append(TableRow(row["table_id"], row["guild_id"], row["channel_id"], row["status"],
+                               json.loads(row["rules"]), row["created_by"], row["games_played"], row["next_east"],
+                               row["seed"], seats))
+    return tables
+
+
+async def insert_game(conn: aiosqlite.Connection, table: TableRow, game_no: int, card_id: str, seed: int,
+                      east: int, state: dict[str, Any], seats: list[SeatRow]) -> int:
+    cursor = await conn.execute(
+        "INSERT INTO games (table_id, guild_id, game_no, card_id, rules, seed, east, started_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (table.table_id, table.guild_id, game_no, card_id, json.dumps(table.rules), seed, east, now_iso()))
+    game_id = cursor.lastrowid
+    assert game_id is not None
+    await conn.executemany(
+        "INSERT INTO game_seats (game_id, seat, player_id, computer_level) VALUES (?, ?, ?, ?)",
+        [(game_id, s.seat, s.player_id, s.computer_level) for s in seats])
+    await conn.execute(
+        "INSERT INTO snapshots (game_id, version, state, deadline, updated_at) VALUES (?, 0, ?, NULL, ?)",
+        (game_id, json.dumps(state), now_iso()))
+    await conn.execute("UPDATE tables SET status = 'playing', games_played = ? WHERE table_id = ?",
+                       (game_no, table.table_id))
+    return game_id
+
+
+async def record_action(conn: aiosqlite.Connection, game_id: int, version: int, action: dict[str, Any],
+                        state: dict[str, Any], deadline: str | None) -> None:
+    """Append action ``version`` (0-based) and move the snapshot from ``version`` to ``version + 1``."""
+    cursor = await conn.execute(
+        "UPDATE snapshots SET version = ?, state = ?, deadline = ?, updated_at = ? WHERE game_id = ? AND version = ?",
+        (version + 1, json.dumps(state), deadline, now_iso(), game_id, version))
+    if cursor.rowcount != 1:
+        raise StaleVersion(f"game {game_id} is no longer at version {version}")
+    await conn.execute("INSERT INTO actions (game_id, seq, action, applied_at) VALUES (?, ?, ?, ?)",
+                       (game_id, version, json.dumps(action), now_iso()))
+
+
+async def set_deadline(conn: aiosqlite.Connection, game_id: int, deadline: str | None) -> None:
+    await conn.execute("UPDATE snapshots SET deadline = ? WHERE game_id = ?", (deadline, game_id))
+
+
+async def finish_game(conn: aiosqlite.Connection, game_id: int, table_id: int, result: dict[str, Any],
+                      next_east: int) -> None:
+    await conn.execute(
+        "UPDATE games SET ended_at = ?, how = ?, winner_seat = ?, line_id = ?, value = ?, jokerless = ?, "
+        "self_pick = ? WHERE game_id = ?",
+        (now_iso(), result["how"], result["winner"], result["line"], result["value"], int(result["jokerless"]),
+         int(result["how"] in ("self_pick", "heavenly")), game_id))
+    await conn.execute("UPDATE tables SET status = 'open', next_east = ? WHERE table_id = ?", (next_east, table_id))
+
+
+async def unfinished_game(db: Database, table_id: int) -> tuple[int, int, dict[str, Any], str | None] | None:
+    """(game_id, version, state, deadline) of the table's game in progress, with its action log restored."""
+    async with db.conn.execute(
+            "SELECT g.game_id, s.version, s.state, s.deadline FROM games g JOIN snapshots s USING (game_id) "
+            "WHERE g.table_id = ? AND g.ended_at IS NULL ORDER BY g.game_id DESC LIMIT 1", (table_id,)) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        return None
+    state = json.loads(row["state"])
+    async with db.conn.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq",
+                               (row["game_id"],)) as cursor:
+        state["log"] = [json.loads(r[0]) for r in await cursor.fetchall()]
+    return row["game_id"], row["version"], state, row["deadline"]
+
+
+async def game_seat_players(db: Database, game_id: int) -> list[SeatRow]:
+    async with db.conn.execute("SELECT seat, player_id, computer_level FROM game_seats WHERE game_id = ? "
+                               "ORDER BY seat", (game_id,)) as cursor:
+        return [SeatRow(*r) for r in await cursor.fetchall()]
+
+
+async def seat_names(db: Database, seats: list[SeatRow]) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for seat in seats:
+        if seat.player_id is not None:
+            async with db.conn.execute("SELECT display_name FROM players WHERE player_id = ?",
+                                       (seat.player_id,)) as cursor:
+                row = await cursor.fetchone()
+            names[seat.seat] = row[0] if row else str(seat.player_id)
+        elif seat.computer_level:
+            names[seat.seat] = f"Computer ({seat.computer_level})"
+    return names
