@@ -5,14 +5,14 @@ The narrator sees every rack (it is a demo, not a table), so it can say what was
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
-from bot.ai.players import make_player
 from bot.cards import load_card
 from bot.engine.events import Event
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
-from bot.engine.rules import table_rules
+from bot.engine.rules import TableRules, table_rules
 from bot.engine.tiles import code, name
 from bot.simulate import play_game
 
@@ -90,17 +90,19 @@ class Narrator:
                 f"   Line {line.id} ({line.section}): {line.printed()}\n   Hand: {groups}")
 
 
-def run_demo(seed: int, level: str, say: Callable[[str], None]) -> Game:
+def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | None = None) -> Game:
+    """Play and narrate one game; with ``db_path`` it is played through the table service and recorded."""
     card = load_card("practice")
     rules = table_rules("nmjl", card=card.id)
-    players = [make_player(level, seed=seed * 4 + s) for s in range(4)]
-    game, opening = Game.new(card, rules, seed)
-    narrator = Narrator(game, say)
     say(f"Charleston demo: four '{level}' computer players on the {card.name}, seed {seed}.")
-    for seat in game.state.players:
-        say(f"   {seat_wind(game.state, seat):<6} is dealt {_tiles(sorted(game.state.seats[seat].rack))}")
-    narrator(opening)
-    play_game(game, players, on_events=narrator)
+    if db_path is None:
+        game, opening = Game.new(card, rules, seed)
+        narrator = Narrator(game, say)
+        _deal_lines(game, say)
+        narrator(opening)
+        play_game(game, [level] * 4, on_events=narrator)
+    else:
+        game = asyncio.run(_recorded(seed, level, say, db_path, rules))
     say("")
     money = payouts(game.state)
     if money:
@@ -110,3 +112,42 @@ def run_demo(seed: int, level: str, say: Callable[[str], None]) -> Game:
                 f"({p.reason})")
     say(f"{game.state.turns} discards; {len(game.state.wall)} tiles left in the wall.")
     return game
+
+
+def _deal_lines(game: Game, say: Callable[[str], None]) -> None:
+    for seat in game.state.players:
+        say(f"   {seat_wind(game.state, seat):<6} is dealt {_tiles(sorted(game.state.seats[seat].rack))}")
+
+
+async def _recorded(seed: int, level: str, say: Callable[[str], None], db_path: str, rules: TableRules) -> Game:
+    from bot.service.tables import TableService
+    from bot.store.db import Database
+
+    db = await Database.open(db_path)
+    try:
+        service = TableService(db)
+        # The service deals a table's first game from seed + 1.
+        table_id = await service.create_table(0, 0, rules=rules, seed=seed - 1)
+        for seat in range(4):
+            await service.add_computer(table_id, level, seat)
+        table = service.tables[table_id]
+        narrators: list[Narrator] = []
+
+        def narrate(_: int, events: list[Event], private_only: bool = False) -> None:
+            if table.game is None:
+                return
+            if not narrators:
+                narrators.append(Narrator(table.game, say))
+                _deal_lines(table.game, say)
+            narrators[0]([e for e in events if e.private or not private_only])
+
+        service.subscribe(table_id, narrate)
+        for seat in range(4):
+            service.subscribe(table_id, lambda t, evs: narrate(t, evs, private_only=True), seat)
+        await service.start(table_id)
+        await service.close_table(table_id)
+        assert table.game is not None and table.game_id is not None
+        say(f"\nRecorded as game {table.game_id} (table {table_id}) in {db_path}.")
+        return table.game
+    finally:
+        await db.close()

@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bot.ai.players import Player, make_player
+from bot.ai.players import make_player
 from bot.cards import load_card
-from bot.engine.actions import TABLE, CloseWindow
+from bot.engine.actions import TABLE, Action, CloseWindow
 from bot.engine.card import Card
 from bot.engine.events import Event
 from bot.engine.game import Game
@@ -21,6 +21,10 @@ from bot.engine.replay import export_replay
 from bot.engine.rules import TableRules, table_rules
 from bot.engine.state import Phase
 from bot.engine.views import seat_view, waiting_for
+
+
+def game_seed_for(seed: int, n: int) -> int:
+    return seed * 1_000_003 + n
 
 
 @dataclass
@@ -38,18 +42,26 @@ class SimulationResult:
         return asdict(self)
 
 
-def play_game(game: Game, players: Sequence[Player], *, on_events: Callable[[list[Event]], None] | None = None,
+def computer_move(level: str, game: Game, seat: int) -> Action:
+    """A computer player's choice for ``seat``. Its random generator is seeded from the game's seed, the seat and
+    the number of actions so far, so the same position always gets the same move, in this process or after a
+    restart."""
+    state = game.state
+    player = make_player(level, seed=state.seed * 7919 + seat * 104729 + len(state.log))
+    return player.decide(seat_view(game, seat))
+
+
+def play_game(game: Game, levels: Sequence[str], *, on_events: Callable[[list[Event]], None] | None = None,
               decision_times: list[float] | None = None) -> None:
-    """Drive one game to its end, each seat's player deciding from its own view."""
+    """Drive one game to its end, each seat's computer player deciding from its own view."""
     while game.state.phase != Phase.FINISHED:
         waiting = waiting_for(game)
         if not waiting:
             events = game.apply(CloseWindow(TABLE))
         else:
             seat = waiting[0]
-            view = seat_view(game, seat)
             started = time.perf_counter()
-            action = players[seat].decide(view)
+            action = computer_move(levels[seat], game, seat)
             if decision_times is not None:
                 decision_times.append(time.perf_counter() - started)
             events = game.apply(action)
@@ -71,21 +83,11 @@ def simulate(games: int, seed: int, levels: Sequence[str], *, card: Card | None 
     turns = 0
     started = time.perf_counter()
     for n in range(games):
-        game_seed = seed * 1_000_003 + n
-        players = [make_player(levels[s], seed=game_seed * 4 + s) for s in range(4)]
+        game_seed = game_seed_for(seed, n)
         game, _ = Game.new(card, rules, game_seed, east=n % 4)
-        play_game(game, players, decision_times=decision_times)
-        outcome = game.state.result
-        assert outcome is not None
-        result.games += 1
+        play_game(game, levels, decision_times=decision_times)
+        _count(result, game)
         turns += game.state.turns
-        if outcome.winner is not None:
-            result.mahjong += 1
-            result.wins_by_seat[outcome.winner] += 1
-            result.self_picks += outcome.self_pick
-            result.jokerless += outcome.jokerless
-        else:
-            result.wall_games += 1
         if log_dir is not None:
             path = log_dir / f"game-{n:05d}.json"
             path.write_text(json.dumps(export_replay(game)), encoding="utf-8")
@@ -95,3 +97,52 @@ def simulate(games: int, seed: int, levels: Sequence[str], *, card: Card | None 
     result.avg_turns = round(turns / games, 2) if games else 0.0
     result.games_per_sec = round(games / elapsed, 2) if elapsed else 0.0
     return result
+
+
+async def simulate_recorded(db_path: str, games: int, seed: int, levels: Sequence[str], *, card: Card,
+                            rules: TableRules, progress: Callable[[int, int], None] | None = None,
+                            guild_id: int = 0) -> SimulationResult:
+    """The same games as :func:`simulate`, played through the table service and recorded in the database: one
+    table per game, so an interrupted run leaves each game resumable on its own."""
+    from bot.service.tables import TableService
+    from bot.store.db import Database
+
+    db = await Database.open(db_path)
+    try:
+        service = TableService(db, cards=lambda card_id: card)
+        result = SimulationResult()
+        turns = 0
+        started = time.perf_counter()
+        for n in range(games):
+            # The service deals game 1 of a table from seed + 1.
+            table_id = await service.create_table(guild_id, n, rules=rules, seed=game_seed_for(seed, n) - 1,
+                                                  east=n % 4)
+            for seat, level in enumerate(levels):
+                await service.add_computer(table_id, level, seat)
+            await service.start(table_id)
+            table = service.tables[table_id]
+            await service.close_table(table_id)
+            assert table.game is not None
+            _count(result, table.game)
+            turns += table.game.state.turns
+            if progress is not None:
+                progress(n + 1, games)
+        elapsed = time.perf_counter() - started
+        result.avg_turns = round(turns / games, 2) if games else 0.0
+        result.games_per_sec = round(games / elapsed, 2) if elapsed else 0.0
+        return result
+    finally:
+        await db.close()
+
+
+def _count(result: SimulationResult, game: Game) -> None:
+    outcome = game.state.result
+    assert outcome is not None
+    result.games += 1
+    if outcome.winner is not None:
+        result.mahjong += 1
+        result.wins_by_seat[outcome.winner] += 1
+        result.self_picks += outcome.self_pick
+        result.jokerless += outcome.jokerless
+    else:
+        result.wall_games += 1

@@ -1,16 +1,18 @@
 """How the card-reading computer players choose (easy, normal, hard).
 
-Everything rests on one question asked of the card analysis: how good is this rack? A rack's worth is the sum,
-over its few best *possible* lines, of the line's value discounted steeply by the tiles it still misses. Each
-decision compares the worth of the racks an action leads to:
+Everything rests on one question: how good is this rack? :mod:`bot.ai.outlook` estimates, for every variant of
+the card, the chance of completing it from the tiles still unseen (singles and pairs only from draws, big groups
+also from jokers and, on X lines, from calls). A rack's *worth* is the chance of its best line plus a share of
+the next few lines' (options matter early; late in the wall the far lines' chances fall to nothing by
+themselves, so the best line takes over). Each decision compares the worth of the racks an action leads to:
 
-* passes, courtesy offers and discards give away the tiles the best lines use least;
-* a call is made when the rack after the exposure (and the discard that follows) is worth clearly more;
+* a discard, pass or courtesy offer gives away the tiles whose loss costs the least worth;
+* a call is made when the rack after the exposure (and the discard that follows) is worth more than now;
 * a joker exchange is made whenever the rack is worth at least as much with the joker;
 * Mah Jongg is always declared or called.
 
-``hard`` looks at more lines and more discard candidates, weighs how many copies of a needed tile are still
-unseen, and late in the wall refuses to throw a tile that an opponent's exposures say she is waiting for.
+``hard`` also counts more lines and, late in the wall, will not throw a tile an opponent's exposures say she
+may be waiting for.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from bot.engine.actions import (
     Action,
@@ -33,33 +37,34 @@ from bot.engine.actions import (
     Hold,
     PassCall,
 )
-from bot.engine.analysis import LineAnalysis, analyze
-from bot.engine.matching import exposure_verdict
+from bot.engine.matching import exposure_group, exposure_verdict
 from bot.engine.state import Phase
 from bot.engine.tiles import NUM_KINDS, Tile
 from bot.engine.views import SeatView
+
+from .outlook import CardTables, Chances, FloatArray, Outlook, card_tables, worth
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     lines: int  # how many of the best lines count towards a rack's worth
-    discard_candidates: int  # how many discards are evaluated with a full analysis
+    secondary: float  # weight of every line after the best one
+    value_weight: float  # how much a line's value counts next to its chance (as an exponent)
+    call_share: float  # share of the other players' discards that a seat can hope to call
     call_margin: float  # a call must raise the rack's worth by this factor
-    stop_at: int  # vote to stop the Charleston when the best line misses this many or fewer
+    blind_loss: float  # in a blind-pass step, pass blind rather than lose more than this share of the worth
+    stop_worth: float  # vote to stop the Charleston when the rack is worth this much
     defend_below: int  # defend when the wall holds this many tiles or fewer (0: never)
-    live_counts: bool  # weigh lines by the unseen copies of the tiles they need
     blunder: float  # chance of a random discard among the three least useful tiles
 
 
-SECONDARY = 0.35  # weight of every line after the best one: keeps options open without losing focus
-
 LEVEL_SETTINGS = {
-    "easy": Settings(lines=2, discard_candidates=1, call_margin=1.6, stop_at=3, defend_below=0, live_counts=False,
-                     blunder=0.25),
-    "normal": Settings(lines=4, discard_candidates=3, call_margin=1.0, stop_at=2, defend_below=0, live_counts=True,
-                       blunder=0.0),
-    "hard": Settings(lines=6, discard_candidates=5, call_margin=1.1, stop_at=4, defend_below=36, live_counts=True,
-                     blunder=0.0),
+    "easy": Settings(lines=2, secondary=0.35, value_weight=0.5, call_share=0.1, call_margin=1.5, blind_loss=1.0,
+                     stop_worth=0.3, defend_below=0, blunder=0.25),
+    "normal": Settings(lines=4, secondary=0.35, value_weight=0.3, call_share=0.3, call_margin=1.0,
+                       blind_loss=0.15, stop_worth=0.5, defend_below=0, blunder=0.0),
+    "hard": Settings(lines=6, secondary=0.35, value_weight=0.3, call_share=0.3, call_margin=1.0, blind_loss=0.15,
+                     stop_worth=0.5, defend_below=36, blunder=0.0),
 }
 
 
@@ -68,52 +73,84 @@ class Strategy:
         self.settings = LEVEL_SETTINGS[level]
         self.level = level
         self.rng = rng
+        self._holding: dict[tuple[tuple[int, int], ...], np.ndarray | None] = {}
 
-    # -- the rack's worth ----------------------------------------------------------------------------------
-    def lines(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
-              visible: Sequence[int] | None = None) -> list[LineAnalysis]:
-        seen = view.visible_elsewhere() if visible is None else visible
-        ranked = analyze(view.card, rack, exposures, seen, view.tile_set)
-        return [a for a in ranked[: self.settings.lines * 2] if a.possible][: self.settings.lines]
-
-    def worth(self, view: SeatView, lines: list[LineAnalysis], unseen: Sequence[int] | None = None) -> float:
-        total = 0.0
-        for n, line in enumerate(lines):
-            weight = line.line.value * (0.25 ** line.missing) * (1.0 if n == 0 else SECONDARY)
-            if unseen is not None and line.missing:
-                short = Counter(line.need)
-                for tile, count in short.items():
-                    if unseen[tile] < count:
-                        weight *= 0.4  # needs more copies than are out there: only jokers can fill it
-                    elif unseen[tile] <= count + 1:
-                        weight *= 0.8
-            total += weight
-        return total
-
-    def rack_worth(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
-                   visible: Sequence[int] | None = None) -> float:
-        lines = self.lines(view, rack, exposures, visible)
-        return self.worth(view, lines, self.unseen(view) if self.settings.live_counts else None)
-
+    # -- reading the table ---------------------------------------------------------------------------------
     def unseen(self, view: SeatView) -> list[int]:
-        """Copies of each kind this seat has not seen anywhere (the wall and other racks hold them)."""
+        """Copies of each kind this seat has not seen: not in its rack or exposures, not discarded, not in
+        another seat's exposures. They are in the wall or in the other racks."""
+        seen = [0] * NUM_KINDS
+        for tile in view.rack:
+            seen[tile] += 1
+        for _, tile in view.public.discards:
+            seen[tile] += 1
+        for other in view.public.seats:
+            for exposure in other.exposures:
+                for tile in exposure:
+                    seen[tile] += 1
         counts = view.tile_set.counts
-        seen = Counter([*view.visible_elsewhere(), *view.rack, *(t for e in view.exposures for t in e)])
         return [max(0, counts[k] - seen[k]) for k in range(NUM_KINDS)]
 
-    def usefulness(self, view: SeatView, rack: Sequence[int], lines: list[LineAnalysis]) -> dict[int, float]:
-        """Per kind in the rack: how much the best lines use one copy of it."""
-        have = Counter(rack)
-        use: dict[int, float] = {kind: 0.0 for kind in have}
-        for n, line in enumerate(lines):
-            weight = line.line.value * (0.25 ** line.missing) * (1.0 if n == 0 else SECONDARY)
-            spare = Counter(line.spare)
-            for kind, count in have.items():
-                use[kind] += weight * (count - spare[kind]) / count
+    def chances(self, view: SeatView, unseen: Sequence[int]) -> Chances:
+        """The chance one unseen tile reaches this seat: by its own draws (the wall shared among the live
+        seats) or, for a big group on an X line, by calling another player's discard."""
+        public = view.public
+        live = sum(1 for s in public.seats if not s.dead and not s.empty) or 1
+        pool = max(1, sum(unseen))
+        draws = public.wall / live
+        draw = min(0.95, draws / pool)
+        call = self.settings.call_share * (live - 1) * draws / pool
+        return Chances(draw, min(0.95 - draw, call))
+
+    def holding(self, view: SeatView, groups: tuple[tuple[int, int], ...]) -> np.ndarray | None:
+        """Which variants can hold these exposed groups (None when there are none)."""
+        if not groups:
+            return None
+        if groups not in self._holding:
+            index = view.card.index
+            self._holding[groups] = index.mask_to_bool(index.holding(groups))
+        return self._holding[groups]
+
+    def outlook(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
+                unseen: Sequence[int] | None = None) -> Outlook:
+        unseen = self.unseen(view) if unseen is None else unseen
         wild = view.card.wild
-        if wild is not None and wild in use:
-            use[wild] = float("inf")  # keep wild tiles: they can only help
-        return use
+        naturals = [0] * NUM_KINDS
+        for tile in rack:
+            naturals[tile] += 1
+        jokers = 0
+        if wild is not None:
+            jokers, naturals[wild] = naturals[wild], 0
+        groups = tuple(sorted(exposure_group(e, wild) for e in exposures))
+        exposed = [0] * NUM_KINDS
+        for tile, size in groups:
+            exposed[tile] += size
+        unseen_naturals = list(unseen)
+        unseen_jokers = 0
+        if wild is not None:
+            unseen_jokers, unseen_naturals[wild] = unseen_naturals[wild], 0
+        return Outlook(self.tables(view), naturals, jokers, exposed, self.holding(view, groups), unseen_naturals,
+                       unseen_jokers, self.chances(view, unseen), self.settings.value_weight)
+
+    def tables(self, view: SeatView) -> CardTables:
+        return card_tables(view.card)
+
+    def worth(self, view: SeatView, log_chance: FloatArray) -> FloatArray:
+        return worth(self.tables(view), log_chance, self.settings.lines, self.settings.secondary)
+
+    def removal_worths(self, view: SeatView, outlook: Outlook, kinds: Sequence[int]) -> list[float]:
+        """The rack's worth after giving away one tile of each kind in ``kinds`` (the wild kind allowed)."""
+        wild = view.card.wild
+        after = outlook.after_removal()
+        columns = [outlook.after_joker_removal() if k == wild else after[:, k] for k in kinds]
+        return self.worth(view, np.stack(columns, axis=1)).tolist()
+
+    def best_discard_worth(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
+                           unseen: Sequence[int]) -> float:
+        """A 14-tile rack's worth after its best discard."""
+        outlook = self.outlook(view, rack, exposures, unseen)
+        kinds = sorted(set(rack))
+        return max(self.removal_worths(view, outlook, kinds))
 
     # -- decisions ---------------------------------------------------------------------------------------
     def decide(self, view: SeatView) -> Action:
@@ -132,74 +169,70 @@ class Strategy:
             return self.answer_discard(view)
         if any(isinstance(a, Draw) for a in legal):
             return next(a for a in legal if isinstance(a, Draw))
+        if not any(isinstance(a, Discard) for a in legal):
+            return self.answer_discard(view)  # a claim on a discard outside the window (1946)
         exchange = self.joker_exchange(view)
         if exchange is not None:
             return exchange
         return self.discard(view)
 
-    def charleston_pass(self, view: SeatView) -> Action:
-        rack = list(view.rack)
-        lines = self.lines(view, rack, [])
-        use = self.usefulness(view, rack, lines)
-        order = self.giveaway_order(rack, use)
-        blind_allowed = view.public.blind_allowed and self.level != "easy"
-        give: list[int] = []
-        blind = 0
-        best_use = max((u for k, u in use.items() if u != float("inf")), default=0.0)
-        for tile in order[:3]:
-            # Rather than break up the best line, forward a received tile unseen (CH5).
-            if blind_allowed and best_use and use[tile] >= 0.5 * best_use:
-                blind += 1
-            else:
-                give.append(tile)
-        if len(give) + blind < 3:
-            blind = 3 - len(give) if blind_allowed else 0
-            give = order[: 3 - blind]
-        action = CharlestonPass(view.seat, tuple(give), blind)
-        return action if action in view.legal else CharlestonPass(view.seat, tuple(order[:3]), 0)
+    def give_away(self, view: SeatView, rack: list[int], count: int, max_loss: float) -> list[int]:
+        """Up to ``count`` passable tiles, one at a time, each the one whose loss costs the least worth; stops
+        early when the next one would cost more than ``max_loss`` of the worth."""
+        unseen = self.unseen(view)
+        rack = list(rack)
+        given: list[int] = []
+        for _ in range(count):
+            kinds = sorted({t for t in rack if t not in (Tile.J, Tile.BL) and t != view.card.wild})
+            if not kinds:
+                break
+            outlook = self.outlook(view, rack, [], unseen)
+            now = float(self.worth(view, outlook.log_chance))
+            after = self.removal_worths(view, outlook, kinds)
+            jitter = [self.rng.random() * 1e-12 for _ in kinds]
+            best = max(range(len(kinds)), key=lambda n: after[n] + jitter[n])
+            if now > 0 and now - after[best] > max_loss * now:
+                break
+            given.append(kinds[best])
+            rack.remove(kinds[best])
+        return given
 
-    def giveaway_order(self, rack: Sequence[int], use: dict[int, float]) -> list[int]:
-        """Passable tiles, least useful first, one entry per copy."""
-        tiles = [t for t in rack if t not in (Tile.J, Tile.BL)]
-        jitter = {kind: self.rng.random() * 1e-9 for kind in set(tiles)}
-        return sorted(tiles, key=lambda t: (use[t] + jitter[t], t))
+    def charleston_pass(self, view: SeatView) -> Action:
+        # On a blind step, rather than give away a tile the rack needs, forward a received tile unseen (CH5).
+        blind_allowed = view.public.blind_allowed and self.settings.blind_loss < 1.0
+        max_loss = self.settings.blind_loss if blind_allowed else float("inf")
+        give = self.give_away(view, list(view.rack), 3, max_loss)
+        action = CharlestonPass(view.seat, tuple(give), 3 - len(give))
+        if any(_same_pass(action, a) for a in view.legal):
+            return action
+        return next(a for a in view.legal if isinstance(a, CharlestonPass))
 
     def vote(self, view: SeatView) -> Action:
-        lines = self.lines(view, list(view.rack), [])
-        stop = bool(lines) and lines[0].missing <= self.settings.stop_at
         if self.level == "easy":
-            stop = self.rng.random() < 0.5
-        return CharlestonVote(view.seat, stop)
+            return CharlestonVote(view.seat, self.rng.random() < 0.5)
+        outlook = self.outlook(view, list(view.rack), [])
+        return CharlestonVote(view.seat, float(self.worth(view, outlook.log_chance)) >= self.settings.stop_worth)
 
     def courtesy(self, view: SeatView) -> Action:
-        rack = list(view.rack)
-        lines = self.lines(view, rack, [])
-        use = self.usefulness(view, rack, lines)
-        best = max((u for u in use.values() if u != float("inf")), default=0.0)
-        offer = [t for t in self.giveaway_order(rack, use) if use[t] <= 0.05 * best][:3]
+        # A tile that adds (almost) nothing is better swapped for an unknown one, which may help.
+        offer = self.give_away(view, list(view.rack), 3, 0.02)
         return CourtesyOffer(view.seat, tuple(offer))
 
     def discard(self, view: SeatView) -> Action:
         rack = list(view.rack)
         exposures = [list(e) for e in view.exposures]
         discardable = {a.tile: a for a in view.legal if isinstance(a, Discard)}
-        lines = self.lines(view, rack, exposures)
-        use = self.usefulness(view, rack, lines)
-        candidates = sorted(discardable, key=lambda t: (use.get(t, 0.0), t))
+        kinds = sorted(discardable)
+        outlook = self.outlook(view, rack, exposures)
+        scores = self.removal_worths(view, outlook, kinds)
+        order = sorted(range(len(kinds)), key=lambda n: -scores[n])
         if self.settings.blunder and self.rng.random() < self.settings.blunder:
-            return discardable[self.rng.choice(candidates[:3])]
-        shortlist = candidates[: self.settings.discard_candidates]
+            return discardable[kinds[self.rng.choice(order[:3])]]
         danger = self.danger(view) if self.settings.defend_below else {}
-        if len(shortlist) == 1 and not danger:
-            return discardable[shortlist[0]]
-        best_tile, best_score = shortlist[0], float("-inf")
-        for tile in shortlist:
-            after = list(rack)
-            after.remove(tile)
-            score = self.rack_worth(view, after, exposures) * (1.0 - danger.get(tile, 0.0))
-            if score > best_score:
-                best_tile, best_score = tile, score
-        return discardable[best_tile]
+        if danger:
+            scores = [s * (1.0 - danger.get(k, 0.0)) for s, k in zip(scores, kinds, strict=True)]
+            order = sorted(range(len(kinds)), key=lambda n: -scores[n])
+        return discardable[kinds[order[0]]]
 
     def danger(self, view: SeatView) -> dict[int, float]:
         """Late in the wall: how likely each tile completes an opponent's hand, read from her exposures."""
@@ -228,7 +261,8 @@ class Strategy:
             return None
         rack = list(view.rack)
         exposures = [list(e) for e in view.exposures]
-        before = self.rack_worth(view, rack, exposures)
+        unseen = self.unseen(view)
+        before = self.best_discard_worth(view, rack, exposures, unseen)
         for action in exchanges:
             after = list(rack)
             after.remove(action.tile)
@@ -237,40 +271,37 @@ class Strategy:
             if action.owner == view.seat:
                 group = mine[action.exposure]
                 group[group.index(Tile.J)] = action.tile
-            if self.rack_worth(view, after, mine) >= before:
+            # The natural goes where the joker was: it is seen either way, so ``unseen`` does not change.
+            if self.best_discard_worth(view, after, mine, unseen) >= before:
                 return action
         return None
 
     def answer_discard(self, view: SeatView) -> Action:
         calls = [a for a in view.legal if isinstance(a, Call) and not a.mahjong]
         pass_action = next((a for a in view.legal if isinstance(a, PassCall)), None)
-        fallback = pass_action or next(a for a in view.legal if isinstance(a, Hold))
+        fallback = pass_action or next((a for a in view.legal if isinstance(a, Hold)), None)
         tile = view.public.window_tile
         if not calls or tile is None:
-            return fallback
+            return fallback or view.legal[0]
         rack = list(view.rack)
         exposures = [list(e) for e in view.exposures]
-        lines = self.lines(view, rack, exposures)
-        if not lines or all(tile not in line.need for line in lines):
-            return fallback
-        now = self.worth(view, lines, self.unseen(view) if self.settings.live_counts else None)
-        best_call, best_score = None, now * self.settings.call_margin
-        visible = view.visible_elsewhere()
-        visible.remove(tile)  # the discard would sit in the exposure, not in the pool
+        unseen = self.unseen(view)
+        outlook = self.outlook(view, rack, exposures, unseen)
+        # Quick test: does any variant within reach still lack this tile for a big group on an X line?
+        reachable = outlook.log_chance > outlook.log_chance.max() - 6.0
+        if not (outlook.short_big[:, tile][reachable & outlook.tables.exposed] > 0).any():
+            return fallback or calls[0]
+        best_call, best_score = None, float(self.worth(view, outlook.log_chance)) * self.settings.call_margin
         for call in calls:
             after = list(rack)
             for t in call.tiles:
                 after.remove(t)
             exposed = [*exposures, [tile, *call.tiles]]
-            after_lines = self.lines(view, after, exposed, visible)
-            if not after_lines:
-                continue
-            use = self.usefulness(view, after, after_lines)
-            if not use:
-                continue
-            worst = min(use, key=lambda t: (use[t], t))
-            after.remove(worst)
-            score = self.rack_worth(view, after, exposed, visible)
+            score = self.best_discard_worth(view, after, exposed, unseen)
             if score > best_score:
                 best_call, best_score = call, score
-        return best_call or fallback
+        return best_call or fallback or calls[0]
+
+
+def _same_pass(a: CharlestonPass, b: Action) -> bool:
+    return isinstance(b, CharlestonPass) and a.blind == b.blind and sorted(a.tiles) == sorted(b.tiles)

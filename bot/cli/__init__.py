@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.cli import card, play, replay
+from bot.cli import card, league, play, replay
 from bot.cli.common import UsageProblem
 
 
@@ -16,6 +16,7 @@ def build_parser() -> argparse.ArgumentParser:
     card.register(commands)
     replay.register(commands)
     play.register(commands)
+    league.register(commands)
     return parser
 
 

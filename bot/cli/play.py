@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 import time
 from pathlib import Path
@@ -14,7 +15,8 @@ from bot.cli.common import UsageProblem, print_json
 from bot.demo import run_demo
 from bot.engine.errors import CardError
 from bot.engine.rules import RulesError, table_rules
-from bot.simulate import simulate
+from bot.simulate import simulate, simulate_recorded
+from bot.store.db import default_db_path
 
 
 def register(commands: Any) -> None:
@@ -27,6 +29,7 @@ def register(commands: Any) -> None:
                    "--rules nmjl-1946)")
     p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl or nmjl-1946")
     p.add_argument("--log", default=None, metavar="DIR", help="write every game to DIR as a replay file")
+    p.add_argument("--db", default=None, metavar="PATH", help="play through the table service and record every game")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_simulate)
 
@@ -34,6 +37,9 @@ def register(commands: Any) -> None:
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--level", default="normal", choices=[lv for lv in LEVELS if lv != "random"])
     p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS", help="pause between lines")
+    p.add_argument("--db", default=None, metavar="PATH",
+                   help="record the game in this database (default: $CHARLESTON_DB or ./charleston.db)")
+    p.add_argument("--no-db", action="store_true", help="do not record the game")
     p.set_defaults(run=run_demo_command)
 
 
@@ -80,9 +86,15 @@ def run_simulate(args: argparse.Namespace) -> int:
     except CardError as exc:
         raise UsageProblem(f"card '{card_id}' is broken: {exc.problems[0]}") from None
     progress = ProgressBar() if args.games >= 20 else None
+    if args.db and args.log:
+        raise UsageProblem("--log and --db don't go together: a recorded game's replay is in the database")
     try:
-        result = simulate(args.games, args.seed, levels, card=card, rules=rules,
-                          log_dir=Path(args.log) if args.log else None, progress=progress)
+        if args.db:
+            result = asyncio.run(simulate_recorded(args.db, args.games, args.seed, levels, card=card, rules=rules,
+                                                   progress=progress))
+        else:
+            result = simulate(args.games, args.seed, levels, card=card, rules=rules,
+                              log_dir=Path(args.log) if args.log else None, progress=progress)
     except RulesError as exc:
         raise UsageProblem(str(exc)) from None
     if args.json:
@@ -101,5 +113,5 @@ def run_demo_command(args: argparse.Namespace) -> int:
         if args.delay > 0:
             time.sleep(args.delay)
 
-    run_demo(args.seed, args.level, say)
+    run_demo(args.seed, args.level, say, None if args.no_db else (args.db or default_db_path()))
     return 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.ai.players import LEVELS, make_player
+from bot.ai.players import LEVELS
 from bot.cards import load_card
 from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold
 from bot.engine.card import Card
@@ -27,6 +27,7 @@ from bot.engine.payouts import payouts
 from bot.engine.rules import TableRules, rules_from_dict
 from bot.engine.state import GameState, Phase
 from bot.engine.views import seat_view, waiting_for
+from bot.simulate import computer_move
 from bot.store import ledger, records
 from bot.store.db import Database
 from bot.store.records import SeatRow, TableRow
@@ -80,12 +81,14 @@ class TableService:
 
     # -- tables and seats ------------------------------------------------------------------------------
     async def create_table(self, guild_id: int, channel_id: int, *, created_by: int | None = None,
-                           rules: TableRules | None = None, seed: int | None = None) -> int:
+                           rules: TableRules | None = None, seed: int | None = None, east: int = 0) -> int:
+        """A new table. Game n at it is dealt from ``seed + n``; ``east`` deals the first game."""
         rules = rules or TableRules()
         self.cards(rules.card)  # an unknown card fails here, before anything is written
         seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
         async with self.db.transaction() as conn:
-            table_id = await records.insert_table(conn, guild_id, channel_id, rules.to_dict(), created_by, seed)
+            table_id = await records.insert_table(conn, guild_id, channel_id, rules.to_dict(), created_by, seed,
+                                                  east)
         (row,) = await records.load_tables(self.db, "table_id = ?", (table_id,))
         self.tables[table_id] = LiveTable(row, rules)
         return table_id
@@ -150,6 +153,15 @@ class TableService:
             if seat is None or seat not in table.away:
                 raise ServiceError("Nobody is playing for you at this table.")
             table.away.discard(seat)
+
+    async def close_table(self, table_id: int) -> None:
+        """Close a table between games; it is no longer loaded at start-up."""
+        table = self.table(table_id)
+        async with table.lock:
+            self._require_seating(table)
+            async with self.db.transaction() as conn:
+                await records.set_table_status(conn, table_id, "closed")
+            del self.tables[table_id]
 
     def _require_seating(self, table: LiveTable) -> None:
         if table.game is not None and table.game.state.phase != Phase.FINISHED:
@@ -275,10 +287,7 @@ class TableService:
                 break
             level = table.computer_level(computer)
             assert level is not None
-            # Seeded from the game and its position, so a restarted service makes the same choice.
-            player = make_player(level, seed=state.seed * 7919 + computer * 104729 + table.version)
-            action = player.decide(seat_view(game, computer))
-            events += await self._apply(table, game, action)
+            events += await self._apply(table, game, computer_move(level, game, computer))
         if game is not None and game.state.phase != Phase.FINISHED:
             await self._set_deadline(table)
         return events
@@ -376,6 +385,21 @@ class TableService:
         table.row = row
         await self._load_game(table)
 
+    async def finish_computer_tables(self) -> list[int]:
+        """Play out every unfinished game whose seats are all computer players (``charleston tables resume``)."""
+        finished: list[int] = []
+        for table in list(self.tables.values()):
+            game = table.game
+            if game is None or _over(game) or any(s.player_id is not None for s in table.row.seats):
+                continue
+            async with table.lock:
+                await self._run_automatic(table)
+                while not _over(game):  # a call window left open, waiting only for its clock
+                    await self._apply(table, game, CloseWindow(TABLE))
+                    await self._run_automatic(table)
+            finished.append(table.table_id)
+        return finished
+
     # -- views and events ----------------------------------------------------------------------------------
     def subscribe(self, table_id: int, listener: Listener, seat: int | None = None) -> Callable[[], None]:
         return self.hub.subscribe(table_id, listener, seat)
@@ -387,6 +411,10 @@ class TableService:
         if seat is None:
             raise ServiceError("You are not seated at this table.")
         return seat_view(game, seat)
+
+
+def _over(game: Game) -> bool:
+    return game.state.phase == Phase.FINISHED
 
 
 def _snapshot(state: GameState) -> dict[str, Any]:

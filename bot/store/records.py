@@ -46,10 +46,11 @@ async def upsert_player(conn: aiosqlite.Connection, player_id: int, name: str) -
 
 
 async def insert_table(conn: aiosqlite.Connection, guild_id: int, channel_id: int, rules: dict[str, Any],
-                       created_by: int | None, seed: int) -> int:
+                       created_by: int | None, seed: int, east: int = 0) -> int:
     cursor = await conn.execute(
-        "INSERT INTO tables (guild_id, channel_id, status, rules, created_by, created_at, seed) "
-        "VALUES (?, ?, 'open', ?, ?, ?, ?)", (guild_id, channel_id, json.dumps(rules), created_by, now_iso(), seed))
+        "INSERT INTO tables (guild_id, channel_id, status, rules, created_by, created_at, seed, next_east) "
+        "VALUES (?, ?, 'open', ?, ?, ?, ?, ?)",
+        (guild_id, channel_id, json.dumps(rules), created_by, now_iso(), seed, east))
     assert cursor.lastrowid is not None
     for seat in range(4):
         await conn.execute("INSERT INTO table_seats (table_id, seat) VALUES (?, ?)", (cursor.lastrowid, seat))

@@ -1,0 +1,149 @@
+"""``charleston ledger verify``, ``charleston standings`` and ``charleston tables list|resume``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from bot.cli.common import UsageProblem, print_json
+from bot.service.tables import TableService
+from bot.store import ledger
+from bot.store.db import Database
+from bot.store.standings import parse_week, standings, to_csv, weekly_standings
+
+
+def register(commands: Any) -> None:
+    p = commands.add_parser("ledger", help="check the chip ledger")
+    sub = p.add_subparsers(dest="ledger_command", required=True, metavar="ACTION")
+    v = sub.add_parser("verify", help="every game's entries sum to zero and no game is settled twice")
+    v.add_argument("--db", required=True, metavar="PATH")
+    v.set_defaults(run=run_verify)
+
+    p = commands.add_parser("standings", help="a league's weekly (or all-time) standings")
+    p.add_argument("--db", required=True, metavar="PATH")
+    p.add_argument("--guild", type=int, default=None, metavar="ID", help="default: every guild in the database")
+    p.add_argument("--week", default=None, metavar="YYYY-Www", help="default: the current week")
+    p.add_argument("--all-time", action="store_true", help="season totals instead of one week")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--csv", action="store_true", help="CSV for a spreadsheet")
+    p.set_defaults(run=run_standings)
+
+    p = commands.add_parser("tables", help="tables kept in the database")
+    sub = p.add_subparsers(dest="tables_command", required=True, metavar="ACTION")
+    t = sub.add_parser("list", help="every table that is not closed")
+    t.add_argument("--db", required=True, metavar="PATH")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(run=run_tables_list)
+    t = sub.add_parser("resume", help="finish every unfinished table whose seats are all computer players")
+    t.add_argument("--db", required=True, metavar="PATH")
+    t.set_defaults(run=run_tables_resume)
+
+
+def _with_db(path: str, work: Callable[[Database], Awaitable[int]]) -> int:
+    if path != ":memory:" and not Path(path).exists():
+        raise UsageProblem(f"no database at {path}")
+
+    async def main() -> int:
+        db = await Database.open(path)
+        try:
+            return await work(db)
+        finally:
+            await db.close()
+
+    return asyncio.run(main())
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    async def work(db: Database) -> int:
+        problems = await ledger.verify(db)
+        if not problems:
+            print("ok")
+            return 0
+        for problem in problems:
+            print(problem)
+        return 1
+
+    return _with_db(args.db, work)
+
+
+def run_standings(args: argparse.Namespace) -> int:
+    if args.week:
+        try:
+            parse_week(args.week)
+        except ValueError as exc:
+            raise UsageProblem(str(exc)) from None
+
+    async def work(db: Database) -> int:
+        if args.guild is not None:
+            guilds = [args.guild]
+        else:
+            async with db.conn.execute("SELECT DISTINCT guild_id FROM games ORDER BY guild_id") as cursor:
+                guilds = [row[0] for row in await cursor.fetchall()]
+        report: list[dict[str, Any]] = []
+        for guild in guilds:
+            if args.all_time:
+                label, rows = "all time", await standings(db, guild)
+            else:
+                label, rows = await weekly_standings(db, guild, args.week)
+            report.append({"guild": guild, "week": label, "standings": [_row(r) for r in rows]})
+            if args.csv:
+                sys.stdout.write(to_csv(rows))
+        if args.json:
+            print_json(report if args.guild is None else report[0])
+        elif not args.csv:
+            for part in report:
+                print(f"Guild {part['guild']}, {part['week']}:")
+                if not part["standings"]:
+                    print("  no games")
+                for rank, r in enumerate(part["standings"], start=1):
+                    print(f"  {rank:>2}. {r['name']:<20} {r['net']:>+7}  {r['games']} games, {r['wins']} wins "
+                          f"({r['mahjong_rate']:.0%}), {r['self_picks']} self-picked, {r['jokerless_wins']} jokerless")
+        return 0
+
+    return _with_db(args.db, work)
+
+
+def _row(row: Any) -> dict[str, Any]:
+    return dataclasses.asdict(row)
+
+
+def run_tables_list(args: argparse.Namespace) -> int:
+    async def work(db: Database) -> int:
+        service = TableService(db)
+        await service.restore()
+        rows = []
+        for table in service.tables.values():
+            game = table.game
+            rows.append({"table": table.table_id, "guild": table.row.guild_id, "channel": table.row.channel_id,
+                         "status": table.row.status, "games": table.row.games_played,
+                         "phase": game.state.phase.value if game else None, "version": table.version,
+                         "seats": [s.player_id if s.player_id is not None else f"computer:{s.computer_level}"
+                                   if s.computer_level else None for s in table.row.seats]})
+        if args.json:
+            print(json.dumps(rows))
+        elif not rows:
+            print("No open tables.")
+        else:
+            for r in rows:
+                print(f"table {r['table']}: guild {r['guild']} channel {r['channel']}, {r['status']}, "
+                      f"{r['games']} game(s), phase {r['phase'] or '-'}, seats {r['seats']}")
+        return 0
+
+    return _with_db(args.db, work)
+
+
+def run_tables_resume(args: argparse.Namespace) -> int:
+    async def work(db: Database) -> int:
+        service = TableService(db)
+        await service.restore()
+        finished = await service.finish_computer_tables()
+        print(f"finished {len(finished)} table(s)" + (f": {', '.join(map(str, finished))}" if finished else ""))
+        return 0
+
+    return _with_db(args.db, work)
