@@ -423,6 +423,8 @@ class Game:
         state = self.state
         if state.phase == Phase.PLAY and state.late_window is not None and seat != state.turn:
             return state.late_window
+        if state.phase == Phase.PLAY:
+            raise IllegalAction("There is no discard to call or pass on right now.")
         self._require_phase(Phase.CALL_WINDOW)
         window = state.window
         assert window is not None
