@@ -180,7 +180,8 @@ class TableService:
         return free[0]
 
     # -- games ---------------------------------------------------------------------------------------------
-    async def start(self, table_id: int) -> list[Event]:
+    async def start(self, table_id: int, *, autoplay: bool = True) -> list[Event]:
+        """Deal the next game. With ``autoplay`` off, computer moves wait for :meth:`step`."""
         table = self.table(table_id)
         async with table.lock:
             self._require_seating(table)
@@ -207,7 +208,8 @@ class TableService:
             table.version = 0
             await self._set_deadline(table)
             await self.hub.publish(table_id, events)
-            events += await self._run_automatic(table)
+            if autoplay:
+                events += await self._run_automatic(table)
             return events
 
     async def act(self, table_id: int, player_id: int, action: Action, *,
@@ -247,11 +249,13 @@ class TableService:
             self._extend_deadline(table)
         else:
             table.deadline = self._deadline_for(table)
+        saving = self.db.transaction() if state.phase == Phase.FINISHED else self.db.single_statement()
         try:
-            async with self.db.transaction() as conn:
+            async with saving as conn:
                 await records.record_action(conn, table.game_id, before, action.to_json(), _snapshot(state),
                                             _iso(table.deadline))
                 if state.phase == Phase.FINISHED:
+                    # The last action, the game's result and its settlement land together.
                     await self._finish(conn, table, game)
         except Exception:
             await self._reload(table)
@@ -276,21 +280,32 @@ class TableService:
     async def _run_automatic(self, table: LiveTable) -> list[Event]:
         """Draws happen by themselves; computer players (and computers standing in) act until a human is due."""
         events: list[Event] = []
-        game = table.game
-        while game is not None and game.state.phase != Phase.FINISHED:
-            state = game.state
-            if state.phase == Phase.PLAY and state.needs_draw:
-                events += await self._apply(table, game, Draw(state.turn))
-                continue
-            computer = next((s for s in waiting_for(game) if table.computer_level(s)), None)
-            if computer is None:
-                break
-            level = table.computer_level(computer)
-            assert level is not None
-            events += await self._apply(table, game, computer_move(level, game, computer))
-        if game is not None and game.state.phase != Phase.FINISHED:
+        while (step := await self._automatic_step(table)) is not None:
+            events += step
+        if table.game is not None and not _over(table.game):
             await self._set_deadline(table)
         return events
+
+    async def _automatic_step(self, table: LiveTable) -> list[Event] | None:
+        """One draw or one computer move, or None when a human (or the clock) is due."""
+        game = table.game
+        if game is None or _over(game):
+            return None
+        state = game.state
+        if state.phase == Phase.PLAY and state.needs_draw:
+            return await self._apply(table, game, Draw(state.turn))
+        computer = next((s for s in waiting_for(game) if table.computer_level(s)), None)
+        if computer is None:
+            return None
+        level = table.computer_level(computer)
+        assert level is not None
+        return await self._apply(table, game, computer_move(level, game, computer))
+
+    async def step(self, table_id: int) -> bool:
+        """Make one automatic move at a table, if one is due; lets a caller pace computer players."""
+        table = self.table(table_id)
+        async with table.lock:
+            return await self._automatic_step(table) is not None
 
     # -- deadlines -----------------------------------------------------------------------------------------
     def _deadline_for(self, table: LiveTable) -> datetime | None:
@@ -312,7 +327,7 @@ class TableService:
     async def _set_deadline(self, table: LiveTable) -> None:
         if table.game_id is None:
             return
-        async with self.db.transaction() as conn:
+        async with self.db.single_statement() as conn:
             await records.set_deadline(conn, table.game_id, _iso(table.deadline))
         self._wake.set()
 

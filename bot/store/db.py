@@ -66,6 +66,13 @@ class Database:
         return await self.schema_version()
 
     @asynccontextmanager
+    async def single_statement(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection for one self-contained write statement (autocommit makes it its own transaction),
+        kept from running inside another coroutine's open transaction."""
+        async with self._write_lock:
+            yield self.conn
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if the block raises."""
         async with self._write_lock:

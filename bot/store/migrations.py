@@ -152,4 +152,21 @@ MIGRATIONS: list[str] = [
         SELECT RAISE(ABORT, 'ledger postings are never deleted: add a correction');
     END;
     """,
+    # 2: one applied action in one statement. Inserting into this view appends the action to the log and moves
+    # the snapshot on, refusing if the snapshot is not at the version the action was applied to.
+    """
+    CREATE VIEW applied_actions (game_id, seq, action, state, deadline, applied_at) AS
+        SELECT NULL, NULL, NULL, NULL, NULL, NULL WHERE 0;
+
+    CREATE TRIGGER apply_action INSTEAD OF INSERT ON applied_actions
+    BEGIN
+        SELECT RAISE(ABORT, 'stale snapshot version')
+         WHERE (SELECT version FROM snapshots WHERE game_id = NEW.game_id) IS NOT NEW.seq;
+        INSERT INTO actions (game_id, seq, action, applied_at)
+             VALUES (NEW.game_id, NEW.seq, NEW.action, NEW.applied_at);
+        UPDATE snapshots SET version = NEW.seq + 1, state = NEW.state, deadline = NEW.deadline,
+                             updated_at = NEW.applied_at
+         WHERE game_id = NEW.game_id;
+    END;
+    """,
 ]

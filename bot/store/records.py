@@ -5,6 +5,7 @@ all."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,16 +101,25 @@ async def insert_game(conn: aiosqlite.Connection, table: TableRow, game_no: int,
     return game_id
 
 
+RECORD_ACTION = ("INSERT INTO applied_actions (game_id, seq, action, state, deadline, applied_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?)")
+
+
+def record_action_params(game_id: int, version: int, action: dict[str, Any], state: dict[str, Any],
+                         deadline: str | None) -> tuple[Any, ...]:
+    return game_id, version, json.dumps(action), json.dumps(state), deadline, now_iso()
+
+
 async def record_action(conn: aiosqlite.Connection, game_id: int, version: int, action: dict[str, Any],
                         state: dict[str, Any], deadline: str | None) -> None:
-    """Append action ``version`` (0-based) and move the snapshot from ``version`` to ``version + 1``."""
-    cursor = await conn.execute(
-        "UPDATE snapshots SET version = ?, state = ?, deadline = ?, updated_at = ? WHERE game_id = ? AND version = ?",
-        (version + 1, json.dumps(state), deadline, now_iso(), game_id, version))
-    if cursor.rowcount != 1:
-        raise StaleVersion(f"game {game_id} is no longer at version {version}")
-    await conn.execute("INSERT INTO actions (game_id, seq, action, applied_at) VALUES (?, ?, ?, ?)",
-                       (game_id, version, json.dumps(action), now_iso()))
+    """Append action ``version`` (0-based) and move the snapshot from ``version`` to ``version + 1``, in one
+    statement (migration 2's trigger); raises :class:`StaleVersion` if the snapshot has moved on."""
+    try:
+        await conn.execute(RECORD_ACTION, record_action_params(game_id, version, action, state, deadline))
+    except sqlite3.IntegrityError as exc:
+        if "stale snapshot version" in str(exc):
+            raise StaleVersion(f"game {game_id} is no longer at version {version}") from None
+        raise
 
 
 async def set_deadline(conn: aiosqlite.Connection, game_id: int, deadline: str | None) -> None:

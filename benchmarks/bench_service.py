@@ -1,0 +1,110 @@
+"""The table service on a real SQLite file: persisted actions per second, and many computer tables at once.
+
+    python benchmarks/bench_service.py [--suite all|throughput|tables] [--tables 500] [--think 0.5] [--seconds 30]
+
+throughput  computer-only tables played flat out, one after another (random players, so nearly all the time
+            is the engine and the database): actions applied, saved (snapshot + log, version-checked, one
+            transaction each) and published per second. Goal >= 1,000.
+tables      --tables computer-only tables open at once in one process, each computer taking --think seconds per
+            move as at a real table; the latency of each action (apply + save + publish, waiting for the
+            database included) over --seconds, and the process's peak memory. Goal: p99 <= 50 ms for 500 tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import platform
+import random
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot.service.clock import ManualClock
+from bot.service.tables import LiveTable, TableService
+from bot.store.db import Database
+
+
+async def throughput(path: Path, games: int) -> None:
+    db = await Database.open(path)
+    service = TableService(db, clock=ManualClock())
+    actions = 0
+    started = time.perf_counter()
+    for n in range(games):
+        table_id = await service.create_table(1, n, seed=n)
+        for _ in range(4):
+            await service.add_computer(table_id, "random")
+        await service.start(table_id)
+        actions += service.tables[table_id].version
+        await service.close_table(table_id)
+    elapsed = time.perf_counter() - started
+    await db.close()
+    print(f"throughput: {actions} actions in {elapsed:.1f} s = {actions / elapsed:,.0f} persisted actions/s "
+          f"({games} games)")
+
+
+async def many_tables(path: Path, tables: int, think: float, seconds: float, level: str) -> None:
+    db = await Database.open(path)
+    service = TableService(db, clock=ManualClock())
+    latencies: list[float] = []
+    original = service._apply
+
+    async def timed_apply(table: LiveTable, game, action):  # type: ignore[no-untyped-def]
+        started = time.perf_counter()
+        try:
+            return await original(table, game, action)
+        finally:
+            latencies.append(time.perf_counter() - started)
+
+    service._apply = timed_apply  # type: ignore[method-assign]
+    ids = []
+    for n in range(tables):
+        table_id = await service.create_table(2, n, seed=10_000 + n)
+        for _ in range(4):
+            await service.add_computer(table_id, level)
+        ids.append(table_id)
+    stop_at = time.monotonic() + seconds
+    rng = random.Random(1)
+
+    async def run_table(table_id: int) -> None:
+        await asyncio.sleep(rng.uniform(0, think))  # tables did not all open in the same instant
+        await service.start(table_id, autoplay=False)
+        while time.monotonic() < stop_at:
+            await asyncio.sleep(think)
+            if not await service.step(table_id):
+                table = service.tables[table_id]
+                await service.start(table_id, autoplay=False) if table.game and table.game.state.result else None
+
+    started = time.perf_counter()
+    await asyncio.gather(*(run_table(t) for t in ids))
+    elapsed = time.perf_counter() - started
+    await db.close()
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    ordered = sorted(latencies)
+    p99 = ordered[int(len(ordered) * 0.99)] * 1e3
+    print(f"{tables} tables of '{level}' players, {think} s per computer move: {len(latencies)} actions in {elapsed:.0f} s "
+          f"({len(latencies) / elapsed:,.0f}/s); latency median {statistics.median(ordered) * 1e3:.1f} ms, "
+          f"p99 {p99:.1f} ms, max {ordered[-1] * 1e3:.0f} ms; peak memory {peak_mb:.0f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--suite", default="all", choices=["all", "throughput", "tables"])
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--think", type=float, default=0.5)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--level", default="normal", help="computer level at the tables")
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+    with tempfile.TemporaryDirectory() as folder:
+        if args.suite in ("all", "throughput"):
+            asyncio.run(throughput(Path(folder) / "throughput.db", args.games))
+        if args.suite in ("all", "tables"):
+            asyncio.run(many_tables(Path(folder) / "tables.db", args.tables, args.think, args.seconds, args.level))
+
+
+if __name__ == "__main__":
+    main()
