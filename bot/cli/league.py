@@ -34,6 +34,11 @@ def register(commands: Any) -> None:
     p.add_argument("--csv", action="store_true", help="CSV for a spreadsheet")
     p.set_defaults(run=run_standings)
 
+    p = commands.add_parser("backup", help="copy the database safely, even while the bot is running")
+    p.add_argument("--db", required=True, metavar="PATH")
+    p.add_argument("--to", required=True, metavar="FILE")
+    p.set_defaults(run=run_backup)
+
     p = commands.add_parser("tables", help="tables kept in the database")
     sub = p.add_subparsers(dest="tables_command", required=True, metavar="ACTION")
     t = sub.add_parser("list", help="every table that is not closed")
@@ -144,6 +149,23 @@ def run_tables_resume(args: argparse.Namespace) -> int:
         await service.restore()
         finished = await service.finish_computer_tables()
         print(f"finished {len(finished)} table(s)" + (f": {', '.join(map(str, finished))}" if finished else ""))
+        return 0
+
+    return _with_db(args.db, work)
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    target = Path(args.to)
+    if target.exists():
+        raise UsageProblem(f"{target} already exists; choose a new file name")
+
+    async def work(db: Database) -> int:
+        copy = await Database.open(target)
+        try:
+            await db.conn.backup(copy.conn)  # SQLite's online backup: a consistent copy while others write
+        finally:
+            await copy.close()
+        print(f"backed up {args.db} to {target}")
         return 0
 
     return _with_db(args.db, work)
