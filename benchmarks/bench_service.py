@@ -74,8 +74,9 @@ async def many_tables(path: Path, tables: int, think: float, seconds: float, lev
         while time.monotonic() < stop_at:
             await asyncio.sleep(think)
             if not await service.step(table_id):
-                table = service.tables[table_id]
-                await service.start(table_id, autoplay=False) if table.game and table.game.state.result else None
+                game = service.tables[table_id].game
+                if game is not None and game.state.result is not None:
+                    await service.start(table_id, autoplay=False)  # the next game at the same table
 
     started = time.perf_counter()
     await asyncio.gather(*(run_table(t) for t in ids))
@@ -84,7 +85,8 @@ async def many_tables(path: Path, tables: int, think: float, seconds: float, lev
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     ordered = sorted(latencies)
     p99 = ordered[int(len(ordered) * 0.99)] * 1e3
-    print(f"{tables} tables of '{level}' players, {think} s per computer move: {len(latencies)} actions in {elapsed:.0f} s "
+    print(f"{tables} tables of '{level}' players, {think} s per computer move: {len(latencies)} actions in "
+          f"{elapsed:.0f} s "
           f"({len(latencies) / elapsed:,.0f}/s); latency median {statistics.median(ordered) * 1e3:.1f} ms, "
           f"p99 {p99:.1f} ms, max {ordered[-1] * 1e3:.0f} ms; peak memory {peak_mb:.0f} MB")
 

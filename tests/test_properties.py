@@ -172,7 +172,8 @@ def test_one_tile_away_is_possible_with_1_missing(picked, data) -> None:  # type
     removed = hand.pop(data.draw(st.integers(0, 13)))
     a = next(a for a in analyze(card, hand) if a.line.id == line.id)
     assert a.missing == 1 and a.possible
-    if removed != card.wild:
+    if removed != card.wild and a.variant is variant:
+        # (another binding of the same line may be just as close, and then names its own missing tile)
         assert a.need == (removed,) or variant.small[removed] == 0
     (needed,) = a.need
     # when every copy of the missing tile is already held, need names the wild tile instead

@@ -119,6 +119,10 @@ class Game:
         state = self.state
         if state.phase == Phase.FINISHED:
             raise IllegalAction("The game is over.")
+        if isinstance(action, CloseWindow) != (action.seat == TABLE):
+            # Only the table's clock closes a call window, and the clock does nothing else.
+            raise IllegalAction("Only the table's timer closes a call window." if isinstance(action, CloseWindow)
+                                else f"There is no player in seat {action.seat}.")
         if action.seat != TABLE:
             if not 0 <= action.seat <= 3 or state.seats[action.seat].empty:
                 raise IllegalAction(f"There is no player in seat {action.seat}.")
@@ -422,12 +426,13 @@ class Game:
     def _window(self, seat: int) -> CallWindow:
         state = self.state
         if state.phase == Phase.PLAY and state.late_window is not None and seat != state.turn:
-            return state.late_window
-        if state.phase == Phase.PLAY:
+            window = state.late_window
+        elif state.phase == Phase.PLAY:
             raise IllegalAction("There is no discard to call or pass on right now.")
-        self._require_phase(Phase.CALL_WINDOW)
-        window = state.window
-        assert window is not None
+        else:
+            self._require_phase(Phase.CALL_WINDOW)
+            assert state.window is not None
+            window = state.window
         if seat == window.discarder:
             raise IllegalAction("You can't call your own discard.")
         if seat in window.passed or any(c.seat == seat for c in window.claims):
@@ -497,15 +502,22 @@ class Game:
 
     def _pass_call(self, action: PassCall) -> list[Event]:
         window = self._window(action.seat)
+        self._require_timed(window)
         window.passed.append(action.seat)
         return [public("pass", action.seat), *self._maybe_resolve(window)]
 
     def _hold(self, action: Hold) -> list[Event]:
         window = self._window(action.seat)
+        self._require_timed(window)
         if action.seat in window.held:
             raise IllegalAction("You can hold only once per discard.")
         window.held.append(action.seat)
         return [public("hold", action.seat, seconds=self.state.rules.hold_seconds)]
+
+    def _require_timed(self, window: CallWindow) -> None:
+        if window is self.state.late_window:
+            raise IllegalAction("The call window has closed; until the next discard you may still call the tile, "
+                                "but there is nothing to pass on or wait for.")
 
     def _close_window(self, action: CloseWindow) -> list[Event]:
         self._require_phase(Phase.CALL_WINDOW)
