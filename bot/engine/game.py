@@ -103,7 +103,7 @@ class Game:
             # CH8: the dealer lays six rows of three wall tiles out as Bob's passes.
             state.charleston.bob_out = [state.wall[i * 3:i * 3 + 3] for i in range(6)]
             del state.wall[:18]
-        return [public("charleston", step=ch.PASSES[0].name, blind_allowed=ch.PASSES[0].blind_allowed)]
+        return [self._announce_pass(0)]
 
     def _begin_play(self) -> list[Event]:
         state = self.state
@@ -152,10 +152,9 @@ class Game:
     # Charleston ---------------------------------------------------------------------------------------
     def _charleston_pass(self, action: CharlestonPass) -> list[Event]:
         state = self.state
-        self._require_phase(Phase.CHARLESTON)
-        assert state.charleston is not None
-        step = ch.PASSES[state.charleston.stage]
-        if action.seat in state.charleston.passes:
+        cs = self._charleston(Phase.CHARLESTON)
+        step = ch.PASSES[cs.stage]
+        if action.seat in cs.passes:
             raise IllegalAction(f"You have already passed for the {step.name}.")
         if not 0 <= action.blind <= 3:
             raise IllegalAction("A blind pass forwards 1, 2 or 3 of the tiles you receive.")
@@ -166,11 +165,20 @@ class Game:
             raise IllegalAction(f"Pass exactly 3 tiles: {len(action.tiles)} of yours plus {action.blind} blind "
                                 f"makes {len(action.tiles) + action.blind}.")
         self._check_passable(action.seat, action.tiles)
-        state.charleston.passes[action.seat] = (list(action.tiles), action.blind)
+        cs.passes[action.seat] = (list(action.tiles), action.blind)
         events = [public("charleston_passed", action.seat, blind=action.blind)]
-        if all(s in state.charleston.passes for s in state.players):
+        if all(s in cs.passes for s in state.players):
             events += self._resolve_pass()
         return events
+
+    def _charleston(self, phase: Phase) -> CharlestonState:
+        self._require_phase(phase)
+        assert self.state.charleston is not None
+        return self.state.charleston
+
+    def _announce_pass(self, stage: int) -> Event:
+        step = ch.PASSES[stage]
+        return public("charleston", step=step.name, blind_allowed=step.blind_allowed)
 
     def _check_passable(self, seat: int, tiles: Sequence[int]) -> None:
         for tile in tiles:
@@ -217,8 +225,7 @@ class Game:
         if cs.stage == ch.FIRST_CHARLESTON_END or cs.stage == len(ch.PASSES) - 1:
             return events + self._after_passes()
         cs.stage += 1
-        nxt = ch.PASSES[cs.stage]
-        return [*events, public("charleston", step=nxt.name, blind_allowed=nxt.blind_allowed)]
+        return [*events, self._announce_pass(cs.stage)]
 
     def _bob_seat(self) -> int | None:
         if not self.state.rules.uses_bob:
@@ -246,9 +253,7 @@ class Game:
 
     def _charleston_vote(self, action: CharlestonVote) -> list[Event]:
         state = self.state
-        self._require_phase(Phase.CHARLESTON_VOTE)
-        assert state.charleston is not None
-        cs = state.charleston
+        cs = self._charleston(Phase.CHARLESTON_VOTE)
         if action.seat in cs.votes:
             raise IllegalAction("You have already voted.")
         cs.votes[action.seat] = action.stop
@@ -261,15 +266,12 @@ class Game:
             cs.votes = {}
             cs.stage += 1
             state.phase = Phase.CHARLESTON
-            nxt = ch.PASSES[cs.stage]
-            return [*events, public("charleston", step=nxt.name, blind_allowed=nxt.blind_allowed)]
+            return [*events, self._announce_pass(cs.stage)]
         return events
 
     def _courtesy_offer(self, action: CourtesyOffer) -> list[Event]:
         state = self.state
-        self._require_phase(Phase.COURTESY)
-        assert state.charleston is not None
-        cs = state.charleston
+        cs = self._charleston(Phase.COURTESY)
         if action.seat in cs.offers:
             raise IllegalAction("You have already made your courtesy offer.")
         if len(action.tiles) > 3:
