@@ -91,7 +91,7 @@ def log_tail_table(q_milli: int) -> FloatArray:
 
 
 def _milli(q: float) -> int:
-    return int(round(min(max(q, 0.001), 0.999) * 1000))
+    return round(min(max(q, 0.001), 0.999) * 1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,12 +176,14 @@ class Outlook:
         small_total = self.small_total[:, None] - self.small_score + self._small_terms(short_small)
         big_short = self.big_short_total[:, None] + (short_big - self.short_big)
         pool = self.pool_total[:, None] + (np.minimum(short_big, self.unseen) - self.pool_terms)
-        return small_total + self._big_terms(big_short - self.jokers, pool) + self.value_term[:, None]
+        result: FloatArray = small_total + self._big_terms(big_short - self.jokers, pool) + self.value_term[:, None]
+        return result
 
     def after_joker_removal(self) -> FloatArray:
         """``(V,)``: each variant's log chance after one joker leaves the concealed rack."""
-        return self.small_total + self._big_terms(self.big_short_total - (self.jokers - 1), self.pool_total) \
-            + self.value_term
+        result: FloatArray = self.small_total + self.value_term \
+            + self._big_terms(self.big_short_total - (self.jokers - 1), self.pool_total)
+        return result
 
 
 def worth(tables: CardTables, log_chance: FloatArray, lines: int, secondary: float) -> FloatArray:
@@ -189,7 +191,8 @@ def worth(tables: CardTables, log_chance: FloatArray, lines: int, secondary: flo
     line's chance plus ``secondary`` times each of the next ``lines - 1`` (a line counts its best variant)."""
     per_line = np.maximum.reduceat(np.exp(log_chance), tables.line_starts, axis=0)
     if lines == 1:
-        return per_line.max(axis=0)
+        best: FloatArray = per_line.max(axis=0)
+        return best
     top = -np.sort(-per_line, axis=0)[:lines]
     weights = np.full(top.shape[0], secondary)
     weights[0] = 1.0

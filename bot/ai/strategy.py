@@ -143,7 +143,8 @@ class Strategy:
         wild = view.card.wild
         after = outlook.after_removal()
         columns = [outlook.after_joker_removal() if k == wild else after[:, k] for k in kinds]
-        return self.worth(view, np.stack(columns, axis=1)).tolist()
+        worths: list[float] = self.worth(view, np.stack(columns, axis=1)).tolist()
+        return worths
 
     def best_discard_worth(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
                            unseen: Sequence[int]) -> float:
