@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.cli import card, league, play, replay
+from bot.cli import card, league, play, render, replay
 from bot.cli.common import UsageProblem
 
 
@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.register(commands)
     play.register(commands)
     league.register(commands)
+    render.register(commands)
     return parser
 
 

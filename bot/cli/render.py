@@ -1,0 +1,226 @@
+"""``charleston render rack|table|card|standings|tiles``: draw the players' images to PNG files.
+
+Each command writes the PNG named by ``-o`` and prints the image's alt text (what a screen reader says) on
+standard output; a one-line summary of the file goes to standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from datetime import date, datetime, timedelta, tzinfo
+from pathlib import Path
+from typing import Any
+
+from bot.cards import UnknownCard, load_card
+from bot.cli.common import UsageProblem
+from bot.engine.card import Card
+from bot.engine.errors import CardError, TileError
+from bot.engine.notation import check_available, parse_groups, parse_tile, parse_tiles
+from bot.engine.replay import ReplayError, replay, replay_header
+from bot.engine.tiles import standard_set
+from bot.engine.views import public_view
+from renderers import (
+    NotOnCard,
+    Rendered,
+    render_card,
+    render_rack,
+    render_season,
+    render_table,
+    render_tile_sheet,
+    render_weekly,
+)
+
+RACK_LIMIT = 14
+MAX_SEASON_WEEKS = 260  # five years of weekly charts is more than any season
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser("render", help="draw racks, the table, card sheets and standings as PNG images")
+    sub = parser.add_subparsers(dest="render_command", required=True, metavar="IMAGE")
+
+    p = sub.add_parser("rack", help="a player's rack")
+    p.add_argument("--tiles", required=True, metavar="TILES", help='concealed tiles, e.g. "J N N 2B 3C RD"')
+    p.add_argument("--exposed", default="", metavar='"G; G"', help='exposures, e.g. "5D 5D J; N N N N"')
+    p.add_argument("--drawn", default=None, metavar="TILE", help="the tile just drawn, shown apart")
+    p.add_argument("--repeat", type=int, default=1, metavar="N", help="render N times (for timing), write once")
+    _output(p)
+    p.set_defaults(run=run_rack)
+
+    p = sub.add_parser("table", help="the table at some point of a replay (docs/replay-format.md)")
+    p.add_argument("--replay", required=True, metavar="FILE")
+    p.add_argument("--step", type=int, default=None, metavar="N", help="after the first N actions (default: all)")
+    p.add_argument("--names", default="", metavar='"A, B, C, D"', help="players' names by seat, comma-separated")
+    _output(p)
+    p.set_defaults(run=run_table)
+
+    p = sub.add_parser("card", help="a card, one section or one line, drawn like a printed card")
+    p.add_argument("--card", required=True, metavar="ID")
+    p.add_argument("--section", default=None, metavar="NAME")
+    p.add_argument("--hand", default=None, metavar="ID", help="one line, by its id")
+    p.add_argument("--winning", default="", metavar='"G; G"', help="with --hand: the winning tiles, group by group")
+    _output(p)
+    p.set_defaults(run=run_card)
+
+    p = sub.add_parser("standings", help="a league week's standings chart (or the season's)")
+    p.add_argument("--db", required=True, metavar="PATH")
+    p.add_argument("--guild", type=int, default=None, metavar="ID", help="default: the database's only guild")
+    p.add_argument("--week", default=None, metavar="YYYY-Www", help="default: the current week")
+    p.add_argument("--season", action="store_true", help="cumulative net chips over every week with games")
+    _output(p)
+    p.set_defaults(run=run_standings)
+
+    p = sub.add_parser("tiles", help="every tile face with its code")
+    p.add_argument("--width", type=int, default=64, metavar="PX", help="tile width in pixels (24-256)")
+    _output(p)
+    p.set_defaults(run=run_tiles)
+
+
+def _output(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the PNG file to write")
+
+
+def _write(image: Rendered, path: str) -> int:
+    try:
+        Path(path).write_bytes(image.png)
+    except OSError as exc:
+        raise UsageProblem(f"cannot write {path}: {exc.strerror}") from None
+    print(image.alt)
+    print(f"wrote {path}: {image.width}x{image.height} px, {len(image.png) / 1024:.1f} KB", file=sys.stderr)
+    return 0
+
+
+def _card(card_id: str) -> Card:
+    try:
+        return load_card(card_id)
+    except UnknownCard as exc:
+        raise UsageProblem(str(exc)) from None
+    except CardError as exc:
+        raise UsageProblem(f"card '{card_id}' is broken: {exc.problems[0]}") from None
+
+
+def run_rack(args: argparse.Namespace) -> int:
+    if args.repeat < 1:
+        raise UsageProblem("--repeat must be at least 1")
+    try:
+        concealed = parse_tiles(args.tiles)
+        exposures = parse_groups(args.exposed)
+        drawn = int(parse_tile(args.drawn)) if args.drawn is not None else None
+        everything = concealed + [t for g in exposures for t in g] + ([drawn] if drawn is not None else [])
+        check_available(everything, standard_set(blanks=8))
+    except TileError as exc:
+        raise UsageProblem(str(exc)) from None
+    if len(everything) > RACK_LIMIT:
+        raise UsageProblem(f"a rack holds at most {RACK_LIMIT} tiles, exposures and the drawn tile included; "
+                           f"these are {len(everything)}")
+    if any(len(g) < 3 for g in exposures):
+        raise UsageProblem("an exposure has at least 3 tiles (pung, kong, quint or sextet)")
+    for _ in range(args.repeat):
+        image = render_rack(concealed, exposures, drawn)
+    return _write(image, args.output)
+
+
+def _load_json(path: str) -> dict[str, Any]:
+    from bot.cli.replay import load_replay_file
+
+    return load_replay_file(path)
+
+
+def run_table(args: argparse.Namespace) -> int:
+    data = _load_json(args.replay)
+    if args.step is not None and args.step < 0:
+        raise UsageProblem("--step must be 0 or more")
+    actions = data.get("actions", [])
+    if args.step is not None and isinstance(actions, list) and args.step > len(actions):
+        raise UsageProblem(f"--step {args.step}: the replay has only {len(actions)} actions")
+    try:
+        card_id, _ = replay_header(data)
+        game = replay(data, _card(card_id), stop_at=args.step).game
+    except ReplayError as exc:
+        raise UsageProblem(f"{args.replay}: {exc}") from None
+    names = [n.strip() or None for n in args.names.split(",")] if args.names.strip() else None
+    if names is not None and len(names) > 4:
+        raise UsageProblem(f"--names takes at most 4 names, one per seat; got {len(names)}")
+    return _write(render_table(public_view(game), names, wild=game.card.wild), args.output)
+
+
+def run_card(args: argparse.Namespace) -> int:
+    if args.section is not None and args.hand is not None:
+        raise UsageProblem("give --section or --hand, not both")
+    if args.winning and args.hand is None:
+        raise UsageProblem("--winning shows the tiles under one line: add --hand ID")
+    card = _card(args.card)
+    try:
+        winning = parse_groups(args.winning) if args.winning else None
+    except TileError as exc:
+        raise UsageProblem(str(exc)) from None
+    try:
+        image = render_card(card, section=args.section, line_id=args.hand, tiles=winning)
+    except NotOnCard as exc:
+        raise UsageProblem(str(exc)) from None
+    return _write(image, args.output)
+
+
+def run_tiles(args: argparse.Namespace) -> int:
+    if not 24 <= args.width <= 256:
+        raise UsageProblem("--width must be between 24 and 256 pixels")
+    return _write(render_tile_sheet(args.width), args.output)
+
+
+def run_standings(args: argparse.Namespace) -> int:
+    from bot.store.standings import parse_week
+
+    if args.week and args.season:
+        raise UsageProblem("give --week or --season, not both")
+    if args.week:
+        try:
+            parse_week(args.week)
+        except ValueError as exc:
+            raise UsageProblem(str(exc)) from None
+    if args.db != ":memory:" and not Path(args.db).exists():
+        raise UsageProblem(f"no database at {args.db}")
+    image = asyncio.run(_standings_image(args))
+    return _write(image, args.output)
+
+
+async def _standings_image(args: argparse.Namespace) -> Rendered:
+    from bot.store.db import Database
+    from bot.store.standings import get_league, week_label, weekly_standings
+
+    db = await Database.open(args.db)
+    try:
+        guild = args.guild if args.guild is not None else await _only_guild(db)
+        if not args.season:
+            label, rows = await weekly_standings(db, guild, args.week)
+            return render_weekly(label, rows)
+        league = await get_league(db, guild)
+        async with db.conn.execute("SELECT MIN(ended_at), MAX(ended_at) FROM games WHERE guild_id = ? "
+                                   "AND ended_at IS NOT NULL", (guild,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None or row[0] is None:
+            return render_season("no games yet", [])
+        day, last = _local_day(row[0], league.zone), _local_day(row[1], league.zone)
+        last_label = week_label(last, league.week_start)
+        weeks = []
+        for _ in range(MAX_SEASON_WEEKS):
+            weeks.append(await weekly_standings(db, guild, week_label(day, league.week_start)))
+            if weeks[-1][0] == last_label:
+                break
+            day += timedelta(days=7)
+        return render_season(f"{weeks[0][0]} to {weeks[-1][0]}", weeks)
+    finally:
+        await db.close()
+
+
+async def _only_guild(db: Any) -> int:
+    async with db.conn.execute("SELECT DISTINCT guild_id FROM games ORDER BY guild_id") as cursor:
+        guilds = [row[0] for row in await cursor.fetchall()]
+    if len(guilds) > 1:
+        raise UsageProblem(f"the database holds several guilds ({', '.join(map(str, guilds))}); choose one with "
+                           "--guild")
+    return guilds[0] if guilds else 0
+
+
+def _local_day(iso: str, zone: tzinfo) -> date:
+    return datetime.fromisoformat(iso).astimezone(zone).date()

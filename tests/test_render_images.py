@@ -1,0 +1,202 @@
+"""Rack, table, card and standings images: sizes and modes as documented (docs/rendering.md), alt text, limits."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.cards import load_card
+from bot.engine.card import Card
+from bot.engine.notation import parse_groups, parse_tiles
+from bot.engine.replay import replay
+from bot.engine.state import Phase
+from bot.engine.tiles import Tile, display_sorted, name
+from bot.engine.views import public_view, seat_view
+from renderers import (
+    NotOnCard,
+    Rendered,
+    render_card,
+    render_rack,
+    render_season,
+    render_seat_view,
+    render_table,
+    render_weekly,
+    samples,
+)
+from renderers import rack as rack_module
+from renderers.common import ALT_LIMIT, HIGHLIGHT
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "mahjong-on-a-discard.json"
+
+
+def opened(image: Rendered) -> Image.Image:
+    picture = Image.open(io.BytesIO(image.png))
+    assert picture.format == "PNG"
+    assert picture.size == (image.width, image.height)
+    return picture
+
+
+def test_rack_size_mode_and_budget() -> None:
+    concealed, exposed, drawn = samples.rack()
+    image = render_rack(concealed, exposed, drawn)
+    picture = opened(image)
+    assert picture.mode == "P"  # 8-bit palette: a third of the bytes of RGB, no visible loss
+    assert image.width == rack_module.WIDTH == 824
+    assert image.height == 584
+    assert len(image.png) <= 150_000
+    full = render_rack(*samples.full_rack())
+    assert (full.width, full.height) == (824, 420)
+    assert len(full.png) <= 150_000
+
+
+def test_rack_alt_text_lists_every_tile_in_display_order() -> None:
+    concealed, exposed, drawn = samples.rack()
+    alt = render_rack(concealed, exposed, drawn).alt
+    listed = ", ".join(name(t) for t in display_sorted(concealed))
+    assert f"Your rack, 10 tiles in order: {listed}." in alt
+    assert "Just drawn, shown apart on the right: 5 Dot." in alt
+    assert "Exposed: Pung of Green Dragon with 1 joker." in alt
+
+
+def _highlight_pixels(picture: Image.Image, box: tuple[int, int, int, int]) -> int:
+    """Pixels within a few levels of the highlight colour (the palette may shift it slightly)."""
+    rgb = picture.convert("RGB").crop(box)
+    diff = ImageChops.difference(rgb, Image.new("RGB", rgb.size, HIGHLIGHT))
+    red, green, blue = diff.split()
+    worst = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    return worst.point(lambda v: 255 if v <= 16 else 0).histogram()[255]
+
+
+def test_drawn_tile_is_set_apart_and_highlighted() -> None:
+    concealed = parse_tiles(samples.FULL_RACK)
+    with_drawn = opened(render_rack(concealed, [], Tile.D5))
+    without = opened(render_rack(concealed, [], None))
+    column = (rack_module.WIDTH - 130, 0, rack_module.WIDTH, with_drawn.height)
+    assert _highlight_pixels(with_drawn, column) > 500
+    assert _highlight_pixels(without, column) == 0
+    assert with_drawn.size == without.size  # the image does not jump in size between turns
+
+
+def test_rack_of_a_seat_view_takes_the_drawn_tile_out_of_the_row() -> None:
+    card = load_card("practice")
+    data = json.loads(EXAMPLE.read_text())
+    game = replay(data, card, stop_at=5).game  # South has drawn and must discard
+    view = seat_view(game, 1)
+    assert view.drawn is not None
+    image = render_seat_view(view)
+    assert f"Your rack, {len(view.rack) - 1} tiles" in image.alt
+    assert f"Just drawn, shown apart on the right: {name(view.drawn)}." in image.alt
+
+
+def test_rack_wraps_long_exposure_lines_and_unusual_racks() -> None:
+    exposures = parse_groups("1B 1B 1B 1B; 2C 2C 2C 2C; 3D 3D 3D 3D; N N N N N")
+    image = render_rack(parse_tiles("J"), exposures, None)
+    assert image.width == 824
+    assert image.height > render_rack(parse_tiles("J"), exposures[:1], None).height
+    assert render_rack([], [], None).png.startswith(b"\x89PNG")  # nothing left concealed still draws
+
+
+def test_table_size_mode_budget_and_alt() -> None:
+    view = samples.table()
+    image = render_table(view, samples.NAMES)
+    picture = opened(image)
+    assert picture.mode == "P"
+    assert image.width == 824
+    assert image.height == 1174
+    assert len(image.png) <= 300_000
+    alt = image.alt
+    assert alt.startswith("Mah Jongg table, game 1. West (Ida) to draw. 31 tiles left in the wall.")
+    assert "South (Sadie): 6 concealed tiles, exposed Kong of White Dragon and Pung of 1 Crak with 1 joker." in alt
+    assert "North (Dorothy), dead hand" in alt
+    assert "68 discards; the latest is South from South." in alt
+    assert alt.endswith("2 Bam, Joker, South.")
+    assert len(alt) <= ALT_LIMIT
+
+
+def test_table_from_a_replay_at_every_step() -> None:
+    card = load_card("practice")
+    data = json.loads(EXAMPLE.read_text())
+    for step in range(len(data["actions"]) + 1):
+        view = public_view(replay(data, card, stop_at=step).game)
+        image = render_table(view)
+        assert image.width == 824 and len(image.alt) <= ALT_LIMIT
+    assert view.phase == Phase.FINISHED
+    assert "Mah Jongg! East (Seat 1), on a discard." in image.alt
+    assert "Winning hand: line 2026-1, 30 points" in image.alt
+
+
+def test_table_with_no_discards_and_odd_names() -> None:
+    view = samples.table(discards=(), phase=Phase.PLAY)
+    image = render_table(view, ["🀄", None, "Zoë", "x" * 300])
+    assert "No discards yet." in image.alt
+    assert "East (Seat 1)" in image.alt and "West (Zoë)" in image.alt
+
+
+def test_card_sheet_sizes_and_alt(practice: Card) -> None:
+    section = render_card(practice, section="2468")
+    assert opened(section).mode == "P"
+    assert section.width == 824
+    lines = [line for line in practice.lines if line.section == "2468"]
+    for line in lines:
+        assert f"{line.id}: {' or '.join(line.patterns)}" in section.alt
+    one = render_card(practice, line_id="2468-1", tiles=parse_groups("GD GD; 2B 2B 2B 2B; 8B 8B; 4C 4C J; 6C 6C 6C"))
+    assert one.width == 824
+    assert "Winning tiles: Green Dragon, Green Dragon; 2 Bam, 2 Bam, 2 Bam, 2 Bam;" in one.alt
+    whole = render_card(practice)
+    assert whole.height > section.height and len(whole.alt) <= ALT_LIMIT
+
+
+def test_card_sheet_handles_east_values_and_free_letters(card1946: Card) -> None:
+    image = render_card(card1946, section="1-3-5-7-9")
+    assert "(120 for East)" in image.alt or "(140 for East)" in image.alt
+
+
+def test_card_sheet_rejects_unknown_sections_and_lines(practice: Card) -> None:
+    with pytest.raises(NotOnCard, match="no section 'nope'"):
+        render_card(practice, section="nope")
+    with pytest.raises(NotOnCard, match="no line 'nope'"):
+        render_card(practice, line_id="nope")
+    assert render_card(practice, section="QUINTS").height > 0  # section names match without case
+
+
+@dataclass(frozen=True)
+class Row:
+    player_id: int
+    name: str
+    net: int
+    games: int
+    wins: int
+
+
+ROWS = [Row(1, "Ruth", 42, 5, 2), Row(2, "Sadie", 0, 3, 0), Row(3, "Ida", -17, 4, 1), Row(4, "Dorothy 🀄", -25, 4, 1)]
+
+
+def test_weekly_standings_chart() -> None:
+    image = render_weekly("2026-W48", ROWS)
+    assert opened(image).mode == "P"
+    assert (image.width, image.height) == (824, 92 + 4 * 58 + 18)
+    assert image.alt == ("Weekly standings, 2026-W48, 4 players, ranked by net chips. 1. Ruth: up 42, 5 games, "
+                         "2 wins. 2. Sadie: even, 3 games, 0 wins. 3. Ida: down 17, 4 games, 1 win. "
+                         "4. Dorothy: down 25, 4 games, 1 win.")
+
+
+def test_negative_bars_are_hatched_not_only_coloured() -> None:
+    picture = opened(render_weekly("2026-W48", ROWS)).convert("RGB")
+    row_y = 92 + 3 * 58 + 29  # the middle of the 4th (negative) row
+    colours = {picture.getpixel((x, row_y)) for x in range(400, 824)}
+    assert len(colours) >= 3  # hatch lines over a pale fill, not one flat bar
+
+
+def test_empty_week_and_season() -> None:
+    empty = render_weekly("2026-W49", [])
+    assert empty.alt == "Weekly standings, 2026-W49: no games this week."
+    assert (empty.width, empty.height) == (824, 92 + 58 + 18)
+    season = render_season("2026", [("2026-W47", ROWS), ("2026-W48", ROWS[:2])])
+    assert (season.width, season.height) == (824, 560)
+    assert "1. Ruth: +84 after 2 weeks." in season.alt
+    assert render_season("2026", []).alt == "Season, 2026: no games."
