@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.cards import load_card
 from bot.engine.events import Event
@@ -14,6 +15,7 @@ from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
 from bot.engine.rules import TableRules, table_rules
 from bot.engine.tiles import code, name
+from bot.engine.views import public_view, seat_view
 from bot.simulate import play_game
 
 
@@ -112,6 +114,27 @@ def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | N
                 f"({p.reason})")
     say(f"{game.state.turns} discards; {len(game.state.wall)} tiles left in the wall.")
     return game
+
+
+def write_images(game: Game, folder: Path) -> list[Path]:
+    """The final table, every seat's rack as its player saw it, and the winning line: what a Discord table
+    would have posted."""
+    from renderers import render_card, render_seat_view, render_table
+
+    folder.mkdir(parents=True, exist_ok=True)
+    state = game.state
+    images = {"table.png": render_table(public_view(game), [seat_wind(state, s) for s in range(4)],
+                                        wild=game.card.wild)}
+    for seat in state.players:
+        images[f"rack-{seat_wind(state, seat).lower()}.png"] = render_seat_view(seat_view(game, seat))
+    if state.result is not None and state.result.line is not None:
+        images["winning-line.png"] = render_card(game.card, line_id=state.result.line, tiles=state.result.tiles)
+    paths = []
+    for filename, image in images.items():
+        path = folder / filename
+        path.write_bytes(image.png)
+        paths.append(path)
+    return paths
 
 
 def _deal_lines(game: Game, say: Callable[[str], None]) -> None:

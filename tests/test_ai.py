@@ -161,9 +161,15 @@ def test_simulate_bad_players_exit_2_with_one_line(players: str, capsys: pytest.
     assert len(err) == 1 and "level" in err[0]
 
 
-def test_demo_narrates_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--seed", "2026"]) == 0
+def test_demo_narrates_a_whole_game_and_writes_its_images(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    images = tmp_path / "images"
+    assert main(["demo", "--seed", "2026", "--no-db", "--images", str(images)]) == 0
     out = capsys.readouterr().out
+    written = sorted(p.name for p in images.iterdir())
+    assert {"table.png", "rack-east.png", "rack-south.png", "rack-west.png", "rack-north.png"} <= set(written)
+    assert all((images / name).read_bytes().startswith(b"\x89PNG") for name in written)
+    assert ("winning-line.png" in written) == ("MAH JONGG!" in out)
     assert "Charleston: first right" in out and "discards" in out
     assert "MAH JONGG!" in out or "wall game" in out
     if "MAH JONGG!" in out:

@@ -134,7 +134,7 @@ def test_backup_is_a_complete_copy(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_demo_records_its_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "demo.db"
-    assert main(["demo", "--seed", "7", "--db", str(path)]) == 0
+    assert main(["demo", "--seed", "7", "--db", str(path), "--no-images"]) == 0
     assert "Recorded as game 1" in capsys.readouterr().out
     assert main(["ledger", "verify", "--db", str(path)]) == 0
 

@@ -12,7 +12,7 @@ from typing import Any
 from bot.ai.players import LEVELS
 from bot.cards import UnknownCard, load_card
 from bot.cli.common import UsageProblem, print_json
-from bot.demo import run_demo
+from bot.demo import run_demo, write_images
 from bot.engine.errors import CardError
 from bot.engine.rules import RulesError, table_rules
 from bot.simulate import simulate, simulate_recorded
@@ -40,6 +40,9 @@ def register(commands: Any) -> None:
     p.add_argument("--db", default=None, metavar="PATH",
                    help="record the game in this database (default: $CHARLESTON_DB or ./charleston.db)")
     p.add_argument("--no-db", action="store_true", help="do not record the game")
+    p.add_argument("--images", default="demo-images", metavar="DIR",
+                   help="write the final table, each rack and the winning line here (default: demo-images)")
+    p.add_argument("--no-images", action="store_true", help="do not write images")
     p.set_defaults(run=run_demo_command)
 
 
@@ -113,5 +116,8 @@ def run_demo_command(args: argparse.Namespace) -> int:
         if args.delay > 0:
             time.sleep(args.delay)
 
-    run_demo(args.seed, args.level, say, None if args.no_db else (args.db or default_db_path()))
+    game = run_demo(args.seed, args.level, say, None if args.no_db else (args.db or default_db_path()))
+    if not args.no_images:
+        paths = write_images(game, Path(args.images))
+        say(f"Images: {', '.join(str(p) for p in paths)}")
     return 0
