@@ -7,6 +7,7 @@ Build one with :func:`table_rules`, which names any unknown option or out-of-ran
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from functools import cache
 from typing import Any, Literal
 
 from .errors import EngineError
@@ -45,7 +46,7 @@ class TableRules:
     winner_pays_double_rules: bool = True  # SC1/SC2: discarder double, self-pick double, jokerless bonus
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(_as_dict(self))
 
     @property
     def uses_bob(self) -> bool:
@@ -54,6 +55,12 @@ class TableRules:
     @property
     def has_charleston(self) -> bool:
         return self.charleston and (self.players == 4 or self.uses_bob)
+
+
+@cache
+def _as_dict(rules: TableRules) -> tuple[tuple[str, Any], ...]:
+    # Rules are immutable and saved with every snapshot, so their plain form is worked out once.
+    return tuple(asdict(rules).items())
 
 
 PRESETS: dict[str, dict[str, Any]] = {

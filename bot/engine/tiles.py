@@ -88,11 +88,18 @@ def number_of(tile: int) -> int | None:
     return tile % 9 + 1 if tile <= Tile.D9 else None
 
 
-def code(tile: int) -> str:
-    """The canonical short code of RULES §8.4: ``5D``, ``N``, ``RD``, ``F``, ``J``, ``BL``."""
+def _code(tile: int) -> str:
     if tile <= Tile.D9:
         return f"{tile % 9 + 1}{SUIT_LETTER[Suit(tile // 9)]}"
     return Tile(tile).name
+
+
+_CODES = tuple(_code(t) for t in range(NUM_KINDS))
+
+
+def code(tile: int) -> str:
+    """The canonical short code of RULES §8.4: ``5D``, ``N``, ``RD``, ``F``, ``J``, ``BL``."""
+    return _CODES[tile]
 
 
 _HONOUR_NAMES = {
