@@ -8,18 +8,22 @@ exposed (X) line, called from another player's discard. This module turns that i
 For one variant, with the rack's naturals filling singles and pairs first (as in the engine's analysis):
 
 * each kind whose singles/pairs are short by ``d``: the chance that at least ``d`` of its ``u`` unseen copies
-  reach the rack, each copy independently with chance ``q`` (the share of the unseen tiles the seat will draw);
+  reach the rack, each copy independently with chance ``draw`` (the share of the unseen tiles the seat will
+  draw before the wall runs out);
 * the big groups together: after the rack's jokers, ``b`` tiles are short, and any of ``A`` tiles fit (the
-  unseen copies of the short kinds, capped at the shortfall, plus the unseen jokers); the chance that ``b`` of
-  them arrive, each with chance ``q`` plus, on an X line, a share of the other players' discards (calls).
+  unseen copies of the short kinds, capped at each kind's shortfall, plus the unseen jokers): the chance that
+  at least ``b`` of them arrive, each with chance ``draw`` plus, on an X line, ``call`` (another player
+  discards it and the seat calls it).
 
-The variant's chance is the product (the pieces are treated as independent). Everything is computed for
-every variant at once with numpy, and, because taking one tile away only changes its own kind's column, for
-every possible discard at once as well: :meth:`Outlook.after_removal`.
+The variant's chance is the product (the pieces are treated as independent), times its line's value raised
+to a small power. Variants are stored as *slots*, one per tile kind they use (at most 14), so every step works
+on a small (slots x variants) array; and because giving away one tile changes only its own kind's slot, the
+chances after every possible discard come out of one more pass (:meth:`Outlook.after_removal`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -30,24 +34,30 @@ from bot.engine.card import Card
 from bot.engine.tiles import NUM_KINDS
 
 FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int16]
+IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-MAX_POOL = 48  # the binomial tables cover pools up to this many tiles (more are clipped: chance ~ 1 anyway)
-MAX_SHORT = 16  # ...and shortfalls up to this many tiles
-LOG_FLOOR = -40.0  # log of "impossible": small enough to sort last, finite so sums stay well behaved
+MAX_POOL = 48  # the chance tables cover pools of up to this many tiles (more are clipped)
+MAX_SHORT = 16  # ...and shortfalls of up to this many tiles
+LOG_FLOOR = -40.0  # log of "impossible": sorts last, and stays finite so sums behave
+LINE_SLACK = 4  # after_removal works out this many lines more than a worth counts
+VARIANT_SLACK = 4.0  # ...and, in each, the variants within this much (in log chance) of the line's best
+PAD = NUM_KINDS  # the kind index of an empty slot: a column of zeros appended to every count vector
 
 
 @dataclass(frozen=True, slots=True)
 class CardTables:
-    """A card's variants as count matrices (one row per variant, one column per tile kind)."""
+    """A card's variants as slots, slot-major so sums over a variant's slots are fast: ``kind[s, v]`` is the
+    s-th kind variant v uses (``PAD`` when it uses fewer)."""
 
-    small: IntArray  # tiles of each kind in singles and pairs (jokers never fill them)
-    big: IntArray  # tiles of each kind in pungs and larger (jokers may fill them)
-    exposed: BoolArray  # the variant's line is X (may be exposed, so its big groups can be called)
-    line_starts: npt.NDArray[np.intp]  # first variant of each line
-    log_value: FloatArray  # log of the line value, per variant
-    line_value: FloatArray  # the value of each line
+    kind: IntArray  # (S, V)
+    slot_of: IntArray  # (PAD + 1, V) the slot of each kind in each variant; S (an extra, always empty slot) if none
+    small: IntArray  # (S, V) tiles of the kind in singles and pairs (jokers never fill them)
+    big: IntArray  # (S, V) tiles of the kind in pungs and larger (jokers may fill them)
+    exposed: BoolArray  # (V,) the variant's line is X: its big groups may be called
+    line_starts: npt.NDArray[np.intp]  # first variant of each line (variants are stored line by line)
+    line_of: IntArray  # (V,) the line of each variant
+    log_value: FloatArray  # (V,) log of the line's value
 
 
 _TABLES: dict[int, tuple[Card, CardTables]] = {}
@@ -58,25 +68,39 @@ def card_tables(card: Card) -> CardTables:
     cached = _TABLES.get(id(card))
     if cached is not None and cached[0] is card:
         return cached[1]
-    index = card.index
-    need = np.array([v.need for v in index.variants], dtype=np.int16).reshape(index.size, NUM_KINDS)
-    small = np.array([v.small for v in index.variants], dtype=np.int16).reshape(index.size, NUM_KINDS)
-    lines = [card.lines[v.line] for v in index.variants]
+    variants = card.index.variants
+    count = len(variants)
+    width = max(sum(1 for n in v.need if n) for v in variants)
+    kind = np.full((width, count), PAD, dtype=np.int64)
+    small = np.zeros((width, count), dtype=np.int64)
+    big = np.zeros((width, count), dtype=np.int64)
+    slot_of = np.full((PAD + 1, count), width, dtype=np.int64)
+    for column, variant in enumerate(variants):
+        used = [k for k in range(NUM_KINDS) if variant.need[k]]
+        for slot, k in enumerate(used):
+            kind[slot, column] = k
+            small[slot, column] = variant.small[k]
+            big[slot, column] = variant.need[k] - variant.small[k]
+            slot_of[k, column] = slot
+    lines = [card.lines[v.line] for v in variants]
     tables = CardTables(
-        small=small,
-        big=need - small,
+        kind=kind, slot_of=slot_of, small=small, big=big,
         exposed=np.array([line.exposed for line in lines], dtype=bool),
-        line_starts=index.line_starts,
-        log_value=np.log(np.array([line.value for line in lines], dtype=np.float64)),
-        line_value=np.array([line.value for line in card.lines], dtype=np.float64),
+        line_starts=card.index.line_starts,
+        line_of=np.array([v.line for v in variants], dtype=np.int64),
+        log_value=np.log(np.array([max(1, line.value) for line in lines], dtype=np.float64)),
     )
     _TABLES[id(card)] = (card, tables)
     return tables
 
 
-@lru_cache(maxsize=512)
+TABLE_SIZE = (MAX_POOL + 1) * MAX_SHORT
+
+
+@lru_cache(maxsize=1024)
 def log_tail_table(q_milli: int) -> FloatArray:
-    """``table[n, d]`` = log P(at least d successes in n independent tries of chance q), q in thousandths."""
+    """Flattened ``table[n * MAX_SHORT + d]`` = log P(at least d of n tiles arrive, each with chance q), q in
+    thousandths."""
     q = q_milli / 1000.0
     pmf = np.zeros((MAX_POOL + 1, MAX_POOL + 2))
     pmf[0, 0] = 1.0
@@ -86,8 +110,15 @@ def log_tail_table(q_milli: int) -> FloatArray:
     tail = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1][:, :MAX_SHORT]
     with np.errstate(divide="ignore"):
         table = np.maximum(np.log(np.clip(tail, 0.0, 1.0)), LOG_FLOOR)
-    table.flags.writeable = False
-    return table
+    flat: FloatArray = table.reshape(-1)
+    flat.flags.writeable = False
+    return flat
+
+
+@lru_cache(maxsize=1024)
+def _big_tables(draw_milli: int, call_milli: int) -> FloatArray:
+    """The draw-only table followed by the draw-or-call table: X variants read at an offset of TABLE_SIZE."""
+    return np.concatenate([log_tail_table(draw_milli), log_tail_table(call_milli)])
 
 
 def _milli(q: float) -> int:
@@ -96,105 +127,120 @@ def _milli(q: float) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Chances:
-    """The per-tile chances a seat's evaluation rests on."""
+    """The per-tile chances an evaluation rests on: that a given unseen tile reaches the rack in time."""
 
-    draw: float  # that one given unseen tile will be drawn by this seat before the wall runs out
-    call: float  # extra chance for a tile of a big group on an X line: another player discards it, we call
+    draw: float  # drawn from the wall
+    call: float  # extra, for a big group on an X line: another player discards it and the seat calls it
 
 
 class Outlook:
-    """One rack (concealed naturals and jokers, plus exposures) scored against every variant of a card.
+    """One rack (concealed naturals and jokers, plus exposed groups) scored against every variant of a card.
 
-    ``log_chance`` is the log chance of each variant (``LOG_FLOOR`` and below: out of reach), plus
-    ``value_weight`` times the log of the line's value.
+    ``log_chance[v]`` is the log of variant v's chance, plus ``value_weight`` times the log of its line's value;
+    variants that cannot hold the exposures read far below ``LOG_FLOOR``.
     """
 
-    def __init__(self, tables: CardTables, naturals: npt.ArrayLike, jokers: int, exposed: npt.ArrayLike,
-                 holding: BoolArray | None, unseen: npt.ArrayLike, unseen_jokers: int, chances: Chances,
+    def __init__(self, tables: CardTables, naturals: Sequence[int], jokers: int, exposed: Sequence[int],
+                 holding: BoolArray | None, unseen: Sequence[int], unseen_jokers: int, chances: Chances,
                  value_weight: float) -> None:
         self.tables = tables
-        self.h = np.asarray(naturals, dtype=np.int16)
         self.jokers = jokers
-        self.unseen = np.asarray(unseen, dtype=np.int16)
-        self.unseen_jokers = unseen_jokers
-        small = tables.small
+        kind = tables.kind
+        self.h = np.asarray([*naturals, 0], dtype=np.int64)[kind]  # (S, V) naturals held of each slot's kind
+        self.u = np.minimum(np.asarray([*unseen, 0], dtype=np.int64)[kind], MAX_POOL)  # unseen copies
         big = tables.big
-        exposed_counts = np.asarray(exposed, dtype=np.int16)
-        if exposed_counts.any():
-            # Exposed tiles already sit in their groups (a pung or larger): the variant needs that many less.
-            big = np.maximum(big - exposed_counts, 0)
+        if any(exposed):
+            # Exposed tiles already sit in their groups (pungs or larger): the variant needs that many less.
+            big = np.maximum(big - np.asarray([*exposed, 0], dtype=np.int64)[kind], 0)
         self.big = big
-        self.holding = holding
-        self.q_draw = log_tail_table(_milli(chances.draw))
-        self.big_table_x = log_tail_table(_milli(chances.draw + chances.call))  # X lines may call big groups
-        self.value_term = value_weight * tables.log_value
+        draw = _milli(chances.draw)
+        self.draw_table = log_tail_table(draw)
+        self.big_table = _big_tables(draw, _milli(chances.draw + chances.call))
+        self.big_offset = np.where(tables.exposed, TABLE_SIZE, 0)  # X lines read the draw-or-call half
+        self.base = value_weight * tables.log_value
         if holding is not None:
-            self.value_term = np.where(holding, self.value_term, LOG_FLOOR * 4)
+            self.base = np.where(holding, self.base, 8 * LOG_FLOOR)
 
-        # Per kind, the log chance of getting d more copies for a single or pair (d = 0, 1, 2, ...).
-        u = np.minimum(self.unseen, MAX_POOL)
-        self.small_log = self.q_draw[u, :]  # (K, MAX_SHORT)
-        self.small_flat = self.small_log.reshape(-1)
-        self.kind_offset = np.arange(NUM_KINDS, dtype=np.int32) * MAX_SHORT
+        self.small_log, self.short_big, self.pool = self._slots(self.h, self.u, tables.small, big)
+        self.small_total = self.small_log.sum(axis=0)
+        self.big_short = self.short_big.sum(axis=0)
+        self.pool_total = self.pool.sum(axis=0) + unseen_jokers
+        self.log_chance: FloatArray = self.base + self.small_total + self._big_log(
+            self.big_short - jokers, self.pool_total, self.big_offset)
 
-        h = self.h
-        filled_small = np.minimum(h, small)
-        self.short_small = small - filled_small  # (V, K)
-        rest = h - filled_small
-        self.short_big = big - np.minimum(rest, big)  # (V, K)
-        self.small_score = self._small_terms(self.short_small)  # (V, K)
-        self.small_total = self.small_score.sum(axis=1)
-        self.big_short_total = self.short_big.sum(axis=1).astype(np.int32)
-        self.pool_terms = np.minimum(self.short_big, self.unseen)  # (V, K): unseen copies that would help
-        self.pool_total = self.pool_terms.sum(axis=1).astype(np.int32) + unseen_jokers
-        self.log_chance = self.small_total + self._big_terms(self.big_short_total - jokers, self.pool_total) \
-            + self.value_term
+    def _slots(self, h: IntArray, u: IntArray, small: IntArray, big: IntArray
+               ) -> tuple[FloatArray, IntArray, IntArray]:
+        """Per slot: the log chance of filling its singles/pairs, its big-group shortfall, and the unseen
+        copies that would fill that shortfall."""
+        filled = np.minimum(h, small)
+        short_big = big - np.minimum(h - filled, big)
+        small_log = self.draw_table[u * MAX_SHORT + np.minimum(small - filled, MAX_SHORT - 1)]
+        return small_log, short_big, np.minimum(short_big, u)
 
-    def _small_terms(self, short: IntArray) -> FloatArray:
-        index = self.kind_offset + np.minimum(short, MAX_SHORT - 1)
-        return self.small_flat[index]
-
-    def _big_terms(self, short: npt.NDArray[np.int32], pool: npt.NDArray[np.int32]) -> FloatArray:
-        """Log chance that ``short`` more tiles of the big groups arrive out of ``pool`` that fit."""
-        short = np.clip(short, 0, MAX_SHORT - 1)
-        pool = np.minimum(pool, MAX_POOL)
-        x = self.tables.exposed
-        if short.ndim == 2:
-            x = x[:, None]
-        return np.where(x, self.big_table_x[pool, short], self.q_draw[pool, short])
-
-    def after_removal(self) -> FloatArray:
-        """``(V, K)``: each variant's log chance after one tile of kind k leaves the concealed rack (kinds the
-        rack does not hold read as unchanged)."""
-        h = self.h
-        gone = np.maximum(h - 1, 0)
-        small = self.tables.small
-        filled_small = np.minimum(gone, small)
-        short_small = small - filled_small
-        rest = gone - filled_small
-        short_big = self.big - np.minimum(rest, self.big)
-        small_total = self.small_total[:, None] - self.small_score + self._small_terms(short_small)
-        big_short = self.big_short_total[:, None] + (short_big - self.short_big)
-        pool = self.pool_total[:, None] + (np.minimum(short_big, self.unseen) - self.pool_terms)
-        result: FloatArray = small_total + self._big_terms(big_short - self.jokers, pool) + self.value_term[:, None]
+    def _big_log(self, short: IntArray, pool: IntArray, offset: IntArray) -> FloatArray:
+        """Log chance that ``short`` more big-group tiles arrive, any of ``pool`` fitting."""
+        short = np.minimum(np.maximum(short, 0), MAX_SHORT - 1)
+        result: FloatArray = self.big_table[offset + np.minimum(pool, MAX_POOL) * MAX_SHORT + short]
         return result
 
-    def after_joker_removal(self) -> FloatArray:
-        """``(V,)``: each variant's log chance after one joker leaves the concealed rack."""
-        result: FloatArray = self.small_total + self.value_term \
-            + self._big_terms(self.big_short_total - (self.jokers - 1), self.pool_total)
+    def usage(self) -> FloatArray:
+        """Per kind: the summed chance of every variant that uses a held tile of it (what the far lines lose
+        with it: tells apart tiles the best lines have no use for)."""
+        used = self.h > 0  # slots past a variant's kinds read PAD, where nothing is held
+        weight = np.broadcast_to(np.exp(self.log_chance), used.shape)
+        result: FloatArray = np.bincount(self.tables.kind[used], weights=weight[used],
+                                         minlength=PAD + 1).astype(np.float64)
         return result
 
+    def after_removal(self, kinds: Sequence[int], wild: int | None, lines: int) -> tuple[FloatArray, IntArray]:
+        """Each variant's log chance after one tile of each of ``kinds`` leaves the concealed rack (``wild``: a
+        joker), as ``(C, V')`` over the variants ``keep`` returned with it.
 
-def worth(tables: CardTables, log_chance: FloatArray, lines: int, secondary: float) -> FloatArray:
-    """A rack's worth from its variants' log chances (``(V,)``, or ``(V, C)`` for C candidate racks): the best
-    line's chance plus ``secondary`` times each of the next ``lines - 1`` (a line counts its best variant)."""
-    per_line = np.maximum.reduceat(np.exp(log_chance), tables.line_starts, axis=0)
-    if lines == 1:
-        best: FloatArray = per_line.max(axis=0)
-        return best
-    top = -np.sort(-per_line, axis=0)[:lines]
-    weights = np.full(top.shape[0], secondary)
+        Only variants that can matter are worked out: those of the best few lines (more than the ``lines`` the
+        worth counts, as a line can drop out) that are near their line's best (a line counts its best variant;
+        a variant far below it could only take over after a loss far larger than it is worth)."""
+        tables = self.tables
+        line_best = np.maximum.reduceat(self.log_chance, tables.line_starts)
+        cut = np.sort(line_best)[-min(len(line_best), lines + LINE_SLACK)]
+        best_of_variant = line_best[tables.line_of]
+        keep = np.flatnonzero((best_of_variant >= cut) & (self.log_chance >= best_of_variant - VARIANT_SLACK))
+        h = self.h[:, keep]
+        small_log, short_big, pool = self._slots(np.maximum(h - 1, 0), self.u[:, keep], tables.small[:, keep],
+                                                 self.big[:, keep])
+        # Giving away a tile changes only its own kind's slot: per slot, the change, with a zero extra slot
+        # for the kinds a variant does not use; then each candidate reads its kind's slot.
+        width = h.shape[0]
+        small_delta = np.zeros((width + 1, len(keep)))
+        small_delta[:width] = small_log - self.small_log[:, keep]
+        int_delta = np.zeros((2, width + 1, len(keep)), dtype=np.int64)
+        int_delta[0, :width] = short_big - self.short_big[:, keep]
+        int_delta[1, :width] = pool - self.pool[:, keep]
+        kinds_array = np.asarray(kinds, dtype=np.int64)
+        slots = tables.slot_of[kinds_array][:, keep]  # (C, V')
+        columns = np.arange(len(keep))[None, :]
+        short_delta, pool_delta = int_delta[:, slots, columns]
+        jokers = np.full((len(kinds), 1), self.jokers)
+        if wild is not None:
+            jokers[kinds_array == wild] -= 1
+        big_log = self._big_log(self.big_short[keep] + short_delta - jokers, self.pool_total[keep] + pool_delta,
+                                self.big_offset[keep])
+        result: FloatArray = (self.base + self.small_total)[keep] + small_delta[slots, columns] + big_log
+        return result, keep
+
+
+def worth(tables: CardTables, log_chance: FloatArray, lines: int, secondary: float, within: float,
+          keep: IntArray | None = None) -> FloatArray:
+    """A rack's worth from its variants' log chances (``(V,)``, or ``(C, V)`` for C candidate racks; only the
+    variants ``keep`` if given): the best line's chance plus ``secondary`` times each of the next ``lines - 1``
+    (a line counts its best variant)."""
+    starts = tables.line_starts if keep is None else np.flatnonzero(np.diff(tables.line_of[keep], prepend=-1))
+    chance = np.exp(log_chance)
+    per_line = np.maximum.reduceat(chance, starts, axis=-1)
+    if within:
+        per_line = per_line + within * (np.add.reduceat(chance, starts, axis=-1) - per_line)
+    count = min(lines, per_line.shape[-1])
+    top = -np.sort(-per_line, axis=-1)[..., :count]
+    weights = np.full(count, secondary)
     weights[0] = 1.0
-    result: FloatArray = np.tensordot(weights, top, axes=(0, 0))
+    result: FloatArray = top @ weights
     return result

@@ -42,7 +42,7 @@ from bot.engine.state import Phase
 from bot.engine.tiles import NUM_KINDS, Tile
 from bot.engine.views import SeatView
 
-from .outlook import CardTables, Chances, FloatArray, Outlook, card_tables, worth
+from .outlook import CardTables, Chances, FloatArray, IntArray, Outlook, card_tables, worth
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,21 +50,31 @@ class Settings:
     lines: int  # how many of the best lines count towards a rack's worth
     secondary: float  # weight of every line after the best one
     value_weight: float  # how much a line's value counts next to its chance (as an exponent)
+    within: float  # weight of a line's other variants (other suits, other numbers) next to its best one
+    charleston_lines: int  # the same two during the Charleston
+    charleston_secondary: float
+    horizon: float  # share of the wall's remaining draws a hand can count on (others may win first)
     call_share: float  # share of the other players' discards that a seat can hope to call
     call_margin: float  # a call must raise the rack's worth by this factor
     blind_loss: float  # in a blind-pass step, pass blind rather than lose more than this share of the worth
     stop_worth: float  # vote to stop the Charleston when the rack is worth this much
+    lookahead: int  # discards weighed one draw further ahead (0: none)
     defend_below: int  # defend when the wall holds this many tiles or fewer (0: never)
     blunder: float  # chance of a random discard among the three least useful tiles
 
 
+CALL_REACH = 4.0  # a call is weighed only for variants within this much (log chance) of the best one
+
 LEVEL_SETTINGS = {
-    "easy": Settings(lines=2, secondary=0.35, value_weight=0.5, call_share=0.1, call_margin=1.5, blind_loss=1.0,
-                     stop_worth=0.3, defend_below=0, blunder=0.25),
-    "normal": Settings(lines=4, secondary=0.35, value_weight=0.3, call_share=0.3, call_margin=1.0,
-                       blind_loss=0.15, stop_worth=0.5, defend_below=0, blunder=0.0),
-    "hard": Settings(lines=6, secondary=0.35, value_weight=0.3, call_share=0.3, call_margin=1.0, blind_loss=0.15,
-                     stop_worth=0.5, defend_below=36, blunder=0.0),
+    "easy": Settings(lines=2, secondary=0.35, within=0.0, charleston_lines=2, charleston_secondary=0.35,
+                     value_weight=0.5, horizon=1.0, call_share=0.1, call_margin=1.5, blind_loss=1.0,
+                     stop_worth=0.3, lookahead=0, defend_below=0, blunder=0.25),
+    "normal": Settings(lines=4, secondary=0.35, within=0.2, charleston_lines=4, charleston_secondary=0.35,
+                       value_weight=0.3, horizon=0.6, call_share=0.15, call_margin=1.0, blind_loss=0.15,
+                       stop_worth=100.0, lookahead=0, defend_below=0, blunder=0.0),
+    "hard": Settings(lines=6, secondary=0.35, within=0.2, charleston_lines=6, charleston_secondary=0.35,
+                     value_weight=0.3, horizon=0.6, call_share=0.15, call_margin=1.0, blind_loss=0.15,
+                     stop_worth=100.0, lookahead=0, defend_below=0, blunder=0.0),
 }
 
 
@@ -74,6 +84,7 @@ class Strategy:
         self.level = level
         self.rng = rng
         self._holding: dict[tuple[tuple[int, int], ...], np.ndarray | None] = {}
+        self._call_cache: tuple[object, set[int], float] | None = None
 
     # -- reading the table ---------------------------------------------------------------------------------
     def unseen(self, view: SeatView) -> list[int]:
@@ -93,11 +104,12 @@ class Strategy:
 
     def chances(self, view: SeatView, unseen: Sequence[int]) -> Chances:
         """The chance one unseen tile reaches this seat: by its own draws (the wall shared among the live
-        seats) or, for a big group on an X line, by calling another player's discard."""
+        seats) or, for a big group on an X line, also by calling another player's discard."""
         public = view.public
         live = sum(1 for s in public.seats if not s.dead and not s.empty) or 1
         pool = max(1, sum(unseen))
-        draws = public.wall / live
+        draws = self.settings.horizon * public.wall / live
+
         draw = min(0.95, draws / pool)
         call = self.settings.call_share * (live - 1) * draws / pool
         return Chances(draw, min(0.95 - draw, call))
@@ -135,16 +147,35 @@ class Strategy:
     def tables(self, view: SeatView) -> CardTables:
         return card_tables(view.card)
 
-    def worth(self, view: SeatView, log_chance: FloatArray) -> FloatArray:
-        return worth(self.tables(view), log_chance, self.settings.lines, self.settings.secondary)
+    def line_weights(self, view: SeatView) -> tuple[int, float]:
+        """How many lines a worth counts, and the weight of those after the best: during the Charleston,
+        with the whole game ahead, more options are kept open."""
+        if view.public.phase in (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY):
+            return self.settings.charleston_lines, self.settings.charleston_secondary
+        return self.settings.lines, self.settings.secondary
+
+    def worth(self, view: SeatView, log_chance: FloatArray, keep: IntArray | None = None) -> FloatArray:
+        lines, secondary = self.line_weights(view)
+        return worth(self.tables(view), log_chance, lines, secondary, self.settings.within, keep)
 
     def removal_worths(self, view: SeatView, outlook: Outlook, kinds: Sequence[int]) -> list[float]:
         """The rack's worth after giving away one tile of each kind in ``kinds`` (the wild kind allowed)."""
-        wild = view.card.wild
-        after = outlook.after_removal()
-        columns = [outlook.after_joker_removal() if k == wild else after[:, k] for k in kinds]
-        worths: list[float] = self.worth(view, np.stack(columns, axis=1)).tolist()
+        after, keep = outlook.after_removal(kinds, view.card.wild, self.line_weights(view)[0])
+        worths: list[float] = self.worth(view, after, keep).tolist()
         return worths
+
+    def ranked_removals(self, view: SeatView, outlook: Outlook, kinds: Sequence[int],
+                        risk: dict[int, float] | None = None) -> list[tuple[int, float]]:
+        """``(kind, worth after giving one away)``, the best to give away first. Equal worths (tiles none of the
+        best lines use) are told apart by what the other lines of the card would lose. ``risk`` scales a
+        kind's worth down by the chance that giving it away hands an opponent her Mah Jongg."""
+        worths = self.removal_worths(view, outlook, kinds)
+        if risk:
+            worths = [w * (1.0 - risk.get(k, 0.0)) for w, k in zip(worths, kinds, strict=True)]
+        usage = outlook.usage()
+        top = max(worths) or 1.0
+        order = sorted(range(len(kinds)), key=lambda n: (-round(worths[n] / top, 9), usage[kinds[n]], kinds[n]))
+        return [(kinds[n], worths[n]) for n in order]
 
     def best_discard_worth(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
                            unseen: Sequence[int]) -> float:
@@ -189,13 +220,11 @@ class Strategy:
                 break
             outlook = self.outlook(view, rack, [], unseen)
             now = float(self.worth(view, outlook.log_chance))
-            after = self.removal_worths(view, outlook, kinds)
-            jitter = [self.rng.random() * 1e-12 for _ in kinds]
-            best = max(range(len(kinds)), key=lambda n: after[n] + jitter[n])
-            if now > 0 and now - after[best] > max_loss * now:
+            kind, after = self.ranked_removals(view, outlook, kinds)[0]
+            if now > 0 and now - after > max_loss * now:
                 break
-            given.append(kinds[best])
-            rack.remove(kinds[best])
+            given.append(kind)
+            rack.remove(kind)
         return given
 
     def charleston_pass(self, view: SeatView) -> Action:
@@ -225,15 +254,35 @@ class Strategy:
         discardable = {a.tile: a for a in view.legal if isinstance(a, Discard)}
         kinds = sorted(discardable)
         outlook = self.outlook(view, rack, exposures)
-        scores = self.removal_worths(view, outlook, kinds)
-        order = sorted(range(len(kinds)), key=lambda n: -scores[n])
         if self.settings.blunder and self.rng.random() < self.settings.blunder:
-            return discardable[kinds[self.rng.choice(order[:3])]]
+            ranked = self.ranked_removals(view, outlook, kinds)
+            return discardable[self.rng.choice(ranked[:3])[0]]
         danger = self.danger(view) if self.settings.defend_below else {}
-        if danger:
-            scores = [s * (1.0 - danger.get(k, 0.0)) for s, k in zip(scores, kinds, strict=True)]
-            order = sorted(range(len(kinds)), key=lambda n: -scores[n])
-        return discardable[kinds[order[0]]]
+        ranked = self.ranked_removals(view, outlook, kinds, danger)
+        if self.settings.lookahead > 1 and len(ranked) > 1:
+            return discardable[self.look_ahead(view, rack, exposures, ranked[: self.settings.lookahead])]
+        return discardable[ranked[0][0]]
+
+    def look_ahead(self, view: SeatView, rack: list[int], exposures: list[list[int]],
+                   candidates: list[tuple[int, float]]) -> int:
+        """Of a few candidate discards, the one whose rack is worth most after the next draw, on average over
+        the unseen tiles (each as likely as its unseen copies), playing the best discard after it."""
+        unseen = self.unseen(view)
+        total = sum(unseen)
+        best_kind, best_score = candidates[0][0], float("-inf")
+        for kind, _ in candidates:
+            after = list(rack)
+            after.remove(kind)
+            score = 0.0
+            for drawn in range(NUM_KINDS):
+                if not unseen[drawn]:
+                    continue
+                seen = list(unseen)
+                seen[drawn] -= 1
+                score += unseen[drawn] / total * self.best_discard_worth(view, [*after, drawn], exposures, seen)
+            if score > best_score:
+                best_kind, best_score = kind, score
+        return best_kind
 
     def danger(self, view: SeatView) -> dict[int, float]:
         """Late in the wall: how likely each tile completes an opponent's hand, read from her exposures."""
@@ -287,12 +336,10 @@ class Strategy:
         rack = list(view.rack)
         exposures = [list(e) for e in view.exposures]
         unseen = self.unseen(view)
-        outlook = self.outlook(view, rack, exposures, unseen)
-        # Quick test: does any variant within reach still lack this tile for a big group on an X line?
-        reachable = outlook.log_chance > outlook.log_chance.max() - 6.0
-        if not (outlook.short_big[:, tile][reachable & outlook.tables.exposed] > 0).any():
+        wanted, now = self.call_targets(view, rack, exposures, unseen)
+        if tile not in wanted:
             return fallback or calls[0]
-        best_call, best_score = None, float(self.worth(view, outlook.log_chance)) * self.settings.call_margin
+        best_call, best_score = None, now * self.settings.call_margin
         for call in calls:
             after = list(rack)
             for t in call.tiles:
@@ -302,6 +349,23 @@ class Strategy:
             if score > best_score:
                 best_call, best_score = call, score
         return best_call or fallback or calls[0]
+
+    def call_targets(self, view: SeatView, rack: list[int], exposures: list[list[int]],
+                     unseen: Sequence[int]) -> tuple[set[int], float]:
+        """The tiles worth thinking of calling (a big group of an X variant near the best lacks them) and the
+        rack's worth as it is. Kept while the rack stays the same: it is asked of every discard between two
+        turns, and the few tiles discarded meanwhile barely change it."""
+        key = (tuple(rack), tuple(tuple(e) for e in exposures))
+        if self._call_cache is not None and self._call_cache[0] == key:
+            return self._call_cache[1], self._call_cache[2]
+        outlook = self.outlook(view, rack, exposures, unseen)
+        tables = outlook.tables
+        near = (outlook.log_chance >= outlook.log_chance.max() - CALL_REACH) & tables.exposed
+        lacking = (outlook.short_big > 0) & near[None, :]
+        wanted = {int(k) for k in np.unique(tables.kind[lacking])}
+        now = float(self.worth(view, outlook.log_chance))
+        self._call_cache = (key, wanted, now)
+        return wanted, now
 
 
 def _same_pass(a: CharlestonPass, b: Action) -> bool:
