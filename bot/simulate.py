@@ -93,10 +93,7 @@ def simulate(games: int, seed: int, levels: Sequence[str], *, card: Card | None 
             path.write_text(json.dumps(export_replay(game)), encoding="utf-8")
         if progress is not None:
             progress(n + 1, games)
-    elapsed = time.perf_counter() - started
-    result.avg_turns = round(turns / games, 2) if games else 0.0
-    result.games_per_sec = round(games / elapsed, 2) if elapsed else 0.0
-    return result
+    return _rates(result, turns, time.perf_counter() - started)
 
 
 async def simulate_recorded(db_path: str, games: int, seed: int, levels: Sequence[str], *, card: Card,
@@ -127,12 +124,15 @@ async def simulate_recorded(db_path: str, games: int, seed: int, levels: Sequenc
             turns += table.game.state.turns
             if progress is not None:
                 progress(n + 1, games)
-        elapsed = time.perf_counter() - started
-        result.avg_turns = round(turns / games, 2) if games else 0.0
-        result.games_per_sec = round(games / elapsed, 2) if elapsed else 0.0
-        return result
+        return _rates(result, turns, time.perf_counter() - started)
     finally:
         await db.close()
+
+
+def _rates(result: SimulationResult, turns: int, elapsed: float) -> SimulationResult:
+    result.avg_turns = round(turns / result.games, 2) if result.games else 0.0
+    result.games_per_sec = round(result.games / elapsed, 2) if elapsed else 0.0
+    return result
 
 
 def _count(result: SimulationResult, game: Game) -> None:

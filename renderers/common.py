@@ -138,3 +138,18 @@ def describe_group(group: Sequence[int], wild: int | None = Tile.J) -> str:
     text = f"{kind} of {name(tile)}"
     jokers = sum(1 for t in group if t == wild and t != tile)
     return text + (f" with {jokers} joker{'s' if jokers > 1 else ''}" if jokers else "")
+
+
+def wrap_groups(groups: Sequence[Sequence[int]], room: int, width_of: Callable[[Sequence[int]], int],
+                gap: int) -> list[list[Sequence[int]]]:
+    """Exposure groups split into lines no wider than ``room``, never splitting a group."""
+    lines: list[list[Sequence[int]]] = [[]]
+    used = 0
+    for group in groups:
+        width = width_of(group)
+        if lines[-1] and used + width > room:
+            lines.append([])
+            used = 0
+        lines[-1].append(group)
+        used += width + gap
+    return lines

@@ -31,6 +31,7 @@ from .common import (
     pill,
     spoken,
     text_width,
+    wrap_groups,
 )
 from .tiles import paste_tile, tile_size
 
@@ -124,18 +125,7 @@ def rack_alt(tiles: Sequence[int], exposures: Sequence[Sequence[int]], drawn: in
 
 
 def _group_lines(exposures: Sequence[Sequence[int]]) -> list[list[Sequence[int]]]:
-    """Exposure groups split into lines that fit the image width, never splitting a group."""
-    lines: list[list[Sequence[int]]] = [[]]
-    used = 0
-    room = WIDTH - 2 * MARGIN
-    for group in exposures:
-        width = len(group) * (EXPOSED_W + 2) - 2
-        if lines[-1] and used + width > room:
-            lines.append([])
-            used = 0
-        lines[-1].append(group)
-        used += width + GROUP_GAP
-    return lines
+    return wrap_groups(exposures, WIDTH - 2 * MARGIN, lambda g: len(g) * (EXPOSED_W + 2) - 2, GROUP_GAP)
 
 
 def _ringed(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:

@@ -36,6 +36,7 @@ from .common import (
     pill,
     spoken,
     text_width,
+    wrap_groups,
 )
 from .tiles import paste_back, paste_tile, tile_size
 
@@ -128,17 +129,8 @@ def _panel_height(seat: PublicSeat) -> int:
 
 
 def _exposure_lines(exposures: Sequence[Sequence[int]]) -> list[list[Sequence[int]]]:
-    room = WIDTH - 2 * MARGIN - 2 * PANEL_PAD
-    lines: list[list[Sequence[int]]] = [[]]
-    used = 0
-    for group in exposures:
-        width = len(group) * (TILE_W + TILE_GAP)
-        if lines[-1] and used + width > room:
-            lines.append([])
-            used = 0
-        lines[-1].append(group)
-        used += width + GROUP_GAP
-    return lines
+    return wrap_groups(exposures, WIDTH - 2 * MARGIN - 2 * PANEL_PAD, lambda g: len(g) * (TILE_W + TILE_GAP),
+                       GROUP_GAP)
 
 
 def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, seat: PublicSeat, label: str, top: int,

@@ -6,10 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-from bot.cards import UnknownCard, card_files, load_card, load_card_file
-from bot.cli.common import UsageProblem, print_json
+from bot.cards import card_files, load_card_file
+from bot.cli.common import UsageProblem, card_or_explain, print_json
 from bot.engine.analysis import LineAnalysis, analyze
-from bot.engine.card import Card
 from bot.engine.cardfile import validate_card_text
 from bot.engine.errors import CardError, TileError
 from bot.engine.matching import CheckResult, check
@@ -48,14 +47,6 @@ def register(commands: Any) -> None:
         p.set_defaults(run=runner)
 
 
-def _card(card_id: str) -> Card:
-    try:
-        return load_card(card_id)
-    except UnknownCard as exc:
-        raise UsageProblem(str(exc)) from None
-    except CardError as exc:
-        raise UsageProblem(f"card '{card_id}' is broken; run 'charleston card validate' on it. "
-                           f"First problem: {exc.problems[0]}") from None
 
 
 def _rack(args: argparse.Namespace) -> tuple[list[int], list[list[int]]]:
@@ -80,7 +71,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    card = _card(args.card)
+    card = card_or_explain(args.card)
     print(f"{card.name} [{card.id}]" + (f", {card.year}" if card.year else ""))
     for section in card.sections:
         print(f"\n{section}")
@@ -113,7 +104,7 @@ def _check_json(result: CheckResult) -> dict[str, Any]:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    card = _card(args.card)
+    card = card_or_explain(args.card)
     concealed, exposures = _rack(args)
     try:
         result = check(card, concealed, exposures)
@@ -138,7 +129,7 @@ def _analysis_json(item: LineAnalysis) -> dict[str, Any]:
 
 
 def run_analyze(args: argparse.Namespace) -> int:
-    card = _card(args.card)
+    card = card_or_explain(args.card)
     concealed, exposures = _rack(args)
     if args.repeat < 1 or args.top < 0:
         raise UsageProblem("--repeat must be at least 1 and --top at least 0")

@@ -13,10 +13,8 @@ from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 
-from bot.cards import UnknownCard, load_card
-from bot.cli.common import UsageProblem
-from bot.engine.card import Card
-from bot.engine.errors import CardError, TileError
+from bot.cli.common import UsageProblem, card_or_explain
+from bot.engine.errors import TileError
 from bot.engine.notation import check_available, parse_groups, parse_tile, parse_tiles
 from bot.engine.replay import ReplayError, replay, replay_header
 from bot.engine.tiles import standard_set
@@ -91,14 +89,6 @@ def _write(image: Rendered, path: str) -> int:
     return 0
 
 
-def _card(card_id: str) -> Card:
-    try:
-        return load_card(card_id)
-    except UnknownCard as exc:
-        raise UsageProblem(str(exc)) from None
-    except CardError as exc:
-        raise UsageProblem(f"card '{card_id}' is broken: {exc.problems[0]}") from None
-
 
 def run_rack(args: argparse.Namespace) -> int:
     if args.repeat < 1:
@@ -136,7 +126,7 @@ def run_table(args: argparse.Namespace) -> int:
         raise UsageProblem(f"--step {args.step}: the replay has only {len(actions)} actions")
     try:
         card_id, _ = replay_header(data)
-        game = replay(data, _card(card_id), stop_at=args.step).game
+        game = replay(data, card_or_explain(card_id), stop_at=args.step).game
     except ReplayError as exc:
         raise UsageProblem(f"{args.replay}: {exc}") from None
     names = [n.strip() or None for n in args.names.split(",")] if args.names.strip() else None
@@ -150,7 +140,7 @@ def run_card(args: argparse.Namespace) -> int:
         raise UsageProblem("give --section or --hand, not both")
     if args.winning and args.hand is None:
         raise UsageProblem("--winning shows the tiles under one line: add --hand ID")
-    card = _card(args.card)
+    card = card_or_explain(args.card)
     try:
         winning = parse_groups(args.winning) if args.winning else None
     except TileError as exc:
