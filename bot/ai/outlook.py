@@ -16,8 +16,11 @@ For one variant, with the rack's naturals filling singles and pairs first (as in
   discards it and the seat calls it).
 
 The variant's chance is the product (the pieces are treated as independent), times its line's value raised
-to a small power. Variants are stored as *slots*, one per tile kind they use (at most 14), so every step works
-on a small (slots x variants) array; and because giving away one tile changes only its own kind's slot, the
+to a small power. The chances are rough (independence, one fixed horizon), so the players' settings scale
+``draw`` and ``call`` to what works in play rather than to the letter of the wall count.
+
+Variants are stored as *slots*, one per tile kind they use (at most 14), so every step works on a small
+(slots x variants) array; and because giving away one tile changes only its own kind's slot, the
 chances after every possible discard come out of one more pass (:meth:`Outlook.after_removal`).
 """
 
@@ -58,6 +61,9 @@ class CardTables:
     line_starts: npt.NDArray[np.intp]  # first variant of each line (variants are stored line by line)
     line_of: IntArray  # (V,) the line of each variant
     log_value: FloatArray  # (V,) log of the line's value
+    doubles_jokerless: BoolArray  # (V,) a jokerless win on the line pays double (all but singles and pairs)
+    need_by_kind: IntArray  # (V, K) tiles of each kind a variant needs (for reading opponents' exposures)
+    small_by_kind: IntArray  # (V, K) ...of them in singles and pairs
 
 
 _TABLES: dict[int, tuple[Card, CardTables]] = {}
@@ -89,6 +95,9 @@ def card_tables(card: Card) -> CardTables:
         line_starts=card.index.line_starts,
         line_of=np.array([v.line for v in variants], dtype=np.int64),
         log_value=np.log(np.array([max(1, line.value) for line in lines], dtype=np.float64)),
+        doubles_jokerless=np.array([not line.singles_and_pairs for line in lines], dtype=bool),
+        need_by_kind=np.array([v.need for v in variants], dtype=np.int64).reshape(count, NUM_KINDS),
+        small_by_kind=np.array([v.small for v in variants], dtype=np.int64).reshape(count, NUM_KINDS),
     )
     _TABLES[id(card)] = (card, tables)
     return tables
@@ -137,12 +146,14 @@ class Outlook:
     """One rack (concealed naturals and jokers, plus exposed groups) scored against every variant of a card.
 
     ``log_chance[v]`` is the log of variant v's chance, plus ``value_weight`` times the log of its line's value;
-    variants that cannot hold the exposures read far below ``LOG_FLOOR``.
+    variants that cannot hold the exposures read far below ``LOG_FLOOR``. With ``jokerless_bonus`` (given only
+    for a rack and exposures free of jokers), a variant may instead be made without jokers at a lower chance but
+    for double the value; it counts whichever of the two is worth more.
     """
 
     def __init__(self, tables: CardTables, naturals: Sequence[int], jokers: int, exposed: Sequence[int],
                  holding: BoolArray | None, unseen: Sequence[int], unseen_jokers: int, chances: Chances,
-                 value_weight: float) -> None:
+                 value_weight: float, jokerless_bonus: float = 0.0) -> None:
         self.tables = tables
         self.jokers = jokers
         kind = tables.kind
@@ -165,8 +176,15 @@ class Outlook:
         self.small_total = self.small_log.sum(axis=0)
         self.big_short = self.short_big.sum(axis=0)
         self.pool_total = self.pool.sum(axis=0) + unseen_jokers
+        self.unseen_jokers = unseen_jokers
         self.log_chance: FloatArray = self.base + self.small_total + self._big_log(
             self.big_short - jokers, self.pool_total, self.big_offset)
+        self.jokerless_bonus: FloatArray | None = None
+        if jokerless_bonus and jokers == 0:
+            self.jokerless_bonus = np.where(tables.doubles_jokerless, jokerless_bonus, 0.0)
+            jokerless = self._big_log(self.big_short, self.pool_total - unseen_jokers, self.big_offset)
+            self.log_chance = np.maximum(self.log_chance,
+                                         self.base + self.small_total + self.jokerless_bonus + jokerless)
 
     def _slots(self, h: IntArray, u: IntArray, small: IntArray, big: IntArray
                ) -> tuple[FloatArray, IntArray, IntArray]:
@@ -188,9 +206,8 @@ class Outlook:
         with it: tells apart tiles the best lines have no use for)."""
         used = self.h > 0  # slots past a variant's kinds read PAD, where nothing is held
         weight = np.broadcast_to(np.exp(self.log_chance), used.shape)
-        result: FloatArray = np.bincount(self.tables.kind[used], weights=weight[used],
-                                         minlength=PAD + 1).astype(np.float64)
-        return result
+        result = np.bincount(self.tables.kind[used], weights=weight[used], minlength=PAD + 1)
+        return result.astype(np.float64)
 
     def after_removal(self, kinds: Sequence[int], wild: int | None, lines: int) -> tuple[FloatArray, IntArray]:
         """Each variant's log chance after one tile of each of ``kinds`` leaves the concealed rack (``wild``: a
@@ -225,15 +242,22 @@ class Outlook:
         big_log = self._big_log(self.big_short[keep] + short_delta - jokers, self.pool_total[keep] + pool_delta,
                                 self.big_offset[keep])
         result: FloatArray = (self.base + self.small_total)[keep] + small_delta[slots, columns] + big_log
+        if self.jokerless_bonus is not None:
+            # The jokerless way: no jokers fill the big groups, and drawing one does not help.
+            jokerless = self._big_log(self.big_short[keep] + short_delta,
+                                      self.pool_total[keep] + pool_delta - self.unseen_jokers, self.big_offset[keep])
+            result = np.maximum(result, result - big_log + jokerless + self.jokerless_bonus[keep])
         return result, keep
 
 
 def worth(tables: CardTables, log_chance: FloatArray, lines: int, secondary: float, within: float,
           keep: IntArray | None = None) -> FloatArray:
     """A rack's worth from its variants' log chances (``(V,)``, or ``(C, V)`` for C candidate racks; only the
-    variants ``keep`` if given): the best line's chance plus ``secondary`` times each of the next ``lines - 1``
-    (a line counts its best variant)."""
-    starts = tables.line_starts if keep is None else np.flatnonzero(np.diff(tables.line_of[keep], prepend=-1))
+    variants ``keep`` if given): the best line's chance plus ``secondary`` times each of the next ``lines - 1``.
+    A line counts its best variant plus ``within`` times the others (the same line in other suits or numbers:
+    more ways to make it)."""
+    lines_of = tables.line_of if keep is None else tables.line_of[keep]
+    starts = np.flatnonzero(np.diff(lines_of, prepend=-1))
     chance = np.exp(log_chance)
     per_line = np.maximum.reduceat(chance, starts, axis=-1)
     if within:

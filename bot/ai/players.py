@@ -3,7 +3,8 @@ what is on the table, and the legal actions. It is never handed the game state, 
 player's tiles or the wall.
 
 Levels: ``random`` (uniform among legal actions, the baseline), ``easy``, ``normal`` and ``hard`` (built on
-the card analysis; see :mod:`bot.ai.strategy`).
+an estimate of each card line's chance from the tiles still unseen; see :mod:`bot.ai.strategy` and
+:mod:`bot.ai.outlook`).
 """
 
 from __future__ import annotations

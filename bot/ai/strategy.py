@@ -6,19 +6,24 @@ also from jokers and, on X lines, from calls). A rack's *worth* is the chance of
 the next few lines' (options matter early; late in the wall the far lines' chances fall to nothing by
 themselves, so the best line takes over). Each decision compares the worth of the racks an action leads to:
 
-* a discard, pass or courtesy offer gives away the tiles whose loss costs the least worth;
+* a discard, pass or courtesy offer gives away the tile whose loss costs the least worth (ties: the tile the
+  rest of the card has least use for);
 * a call is made when the rack after the exposure (and the discard that follows) is worth more than now;
 * a joker exchange is made whenever the rack is worth at least as much with the joker;
 * Mah Jongg is always declared or called.
 
-``hard`` also counts more lines and, late in the wall, will not throw a tile an opponent's exposures say she
-may be waiting for.
+The levels differ only in their :class:`Settings`. ``normal`` reads the card plainly: its two best lines, each by
+its best variant, and every draw left in the wall counted as its own. ``hard`` plays the race: it weighs six
+lines and the other variants of each (a line made in another suit is a real way out), and counts on only part of
+the wall and fewer calls, since another player usually goes out well before the wall runs dry (these figures
+come from self-play; they made the hand-building markedly faster). ``easy`` looks at less and now and then
+throws a tile that is not the best.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,7 +42,7 @@ from bot.engine.actions import (
     Hold,
     PassCall,
 )
-from bot.engine.matching import exposure_group, exposure_verdict
+from bot.engine.matching import exposure_group
 from bot.engine.state import Phase
 from bot.engine.tiles import NUM_KINDS, Tile
 from bot.engine.views import SeatView
@@ -51,31 +56,34 @@ class Settings:
     secondary: float  # weight of every line after the best one
     value_weight: float  # how much a line's value counts next to its chance (as an exponent)
     within: float  # weight of a line's other variants (other suits, other numbers) next to its best one
-    charleston_lines: int  # the same two during the Charleston
-    charleston_secondary: float
     horizon: float  # share of the wall's remaining draws a hand can count on (others may win first)
     call_share: float  # share of the other players' discards that a seat can hope to call
     call_margin: float  # a call must raise the rack's worth by this factor
     blind_loss: float  # in a blind-pass step, pass blind rather than lose more than this share of the worth
-    stop_worth: float  # vote to stop the Charleston when the rack is worth this much
-    lookahead: int  # discards weighed one draw further ahead (0: none)
-    defend_below: int  # defend when the wall holds this many tiles or fewer (0: never)
+    stop_worth: float  # vote to stop the Charleston when the rack is worth this much (inf: always go on, as the
+    # second Charleston helps every hand; easy votes at random)
     blunder: float  # chance of a random discard among the three least useful tiles
+    jokerless: bool  # count a line made without jokers at its doubled value (NMJL scoring)
+    defend_below: int  # with this many wall tiles left or fewer, weigh each discard's risk of a Mah Jongg (0: never)
 
 
 CALL_REACH = 4.0  # a call is weighed only for variants within this much (log chance) of the best one
+INF = float("inf")
 
 LEVEL_SETTINGS = {
-    "easy": Settings(lines=2, secondary=0.35, within=0.0, charleston_lines=2, charleston_secondary=0.35,
-                     value_weight=0.5, horizon=1.0, call_share=0.1, call_margin=1.5, blind_loss=1.0,
-                     stop_worth=0.3, lookahead=0, defend_below=0, blunder=0.25),
-    "normal": Settings(lines=4, secondary=0.35, within=0.2, charleston_lines=4, charleston_secondary=0.35,
-                       value_weight=0.3, horizon=0.6, call_share=0.15, call_margin=1.0, blind_loss=0.15,
-                       stop_worth=100.0, lookahead=0, defend_below=0, blunder=0.0),
-    "hard": Settings(lines=6, secondary=0.35, within=0.2, charleston_lines=6, charleston_secondary=0.35,
-                     value_weight=0.3, horizon=0.6, call_share=0.15, call_margin=1.0, blind_loss=0.15,
-                     stop_worth=100.0, lookahead=0, defend_below=0, blunder=0.0),
+    "easy": Settings(lines=2, secondary=0.35, value_weight=0.5, within=0.0, horizon=1.0, call_share=0.1,
+                     call_margin=1.5, blind_loss=1.0, stop_worth=INF, blunder=0.25, jokerless=False, defend_below=0),
+    "normal": Settings(lines=4, secondary=0.35, value_weight=0.3, within=0.2, horizon=0.6, call_share=0.15,
+                       call_margin=1.0, blind_loss=0.15, stop_worth=INF, blunder=0.0, jokerless=False,
+                       defend_below=0),
+    "hard": Settings(lines=6, secondary=0.35, value_weight=0.3, within=0.2, horizon=0.75, call_share=0.15,
+                     call_margin=1.0, blind_loss=0.15, stop_worth=INF, blunder=0.0, jokerless=True,
+                     defend_below=40),
 }
+
+# How likely an opponent is to be one tile from Mah Jongg, by how many groups she has exposed (late in the
+# wall). Rough figures: a seat with three exposures usually has only a pair or a single left to make.
+READY_BY_EXPOSURES = (0.0, 0.08, 0.2, 0.45, 0.6)
 
 
 class Strategy:
@@ -109,7 +117,6 @@ class Strategy:
         live = sum(1 for s in public.seats if not s.dead and not s.empty) or 1
         pool = max(1, sum(unseen))
         draws = self.settings.horizon * public.wall / live
-
         draw = min(0.95, draws / pool)
         call = self.settings.call_share * (live - 1) * draws / pool
         return Chances(draw, min(0.95 - draw, call))
@@ -141,37 +148,33 @@ class Strategy:
         unseen_jokers = 0
         if wild is not None:
             unseen_jokers, unseen_naturals[wild] = unseen_naturals[wild], 0
+        value_weight = self.settings.value_weight
+        jokerless = self.settings.jokerless and not any(wild in e for e in exposures)
         return Outlook(self.tables(view), naturals, jokers, exposed, self.holding(view, groups), unseen_naturals,
-                       unseen_jokers, self.chances(view, unseen), self.settings.value_weight)
+                       unseen_jokers, self.chances(view, unseen), value_weight,
+                       jokerless_bonus=value_weight * math.log(2) if jokerless else 0.0)
 
     def tables(self, view: SeatView) -> CardTables:
         return card_tables(view.card)
 
-    def line_weights(self, view: SeatView) -> tuple[int, float]:
-        """How many lines a worth counts, and the weight of those after the best: during the Charleston,
-        with the whole game ahead, more options are kept open."""
-        if view.public.phase in (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY):
-            return self.settings.charleston_lines, self.settings.charleston_secondary
-        return self.settings.lines, self.settings.secondary
-
     def worth(self, view: SeatView, log_chance: FloatArray, keep: IntArray | None = None) -> FloatArray:
-        lines, secondary = self.line_weights(view)
-        return worth(self.tables(view), log_chance, lines, secondary, self.settings.within, keep)
+        settings = self.settings
+        return worth(self.tables(view), log_chance, settings.lines, settings.secondary, settings.within, keep)
 
     def removal_worths(self, view: SeatView, outlook: Outlook, kinds: Sequence[int]) -> list[float]:
         """The rack's worth after giving away one tile of each kind in ``kinds`` (the wild kind allowed)."""
-        after, keep = outlook.after_removal(kinds, view.card.wild, self.line_weights(view)[0])
-        worths: list[float] = self.worth(view, after, keep).tolist()
-        return worths
+        after, keep = outlook.after_removal(kinds, view.card.wild, self.settings.lines)
+        return [float(w) for w in self.worth(view, after, keep)]
 
     def ranked_removals(self, view: SeatView, outlook: Outlook, kinds: Sequence[int],
-                        risk: dict[int, float] | None = None) -> list[tuple[int, float]]:
+                        risk: FloatArray | None = None) -> list[tuple[int, float]]:
         """``(kind, worth after giving one away)``, the best to give away first. Equal worths (tiles none of the
-        best lines use) are told apart by what the other lines of the card would lose. ``risk`` scales a
-        kind's worth down by the chance that giving it away hands an opponent her Mah Jongg."""
+        best lines use) are told apart by what the other lines of the card would lose: in the Charleston above
+        all, this keeps the tiles that may still grow into something. ``risk`` (per kind: the chance a discard of
+        it hands an opponent Mah Jongg) scales each worth by the chance the game goes on."""
         worths = self.removal_worths(view, outlook, kinds)
-        if risk:
-            worths = [w * (1.0 - risk.get(k, 0.0)) for w, k in zip(worths, kinds, strict=True)]
+        if risk is not None:
+            worths = [w * (1.0 - float(risk[k])) for w, k in zip(worths, kinds, strict=True)]
         usage = outlook.usage()
         top = max(worths) or 1.0
         order = sorted(range(len(kinds)), key=lambda n: (-round(worths[n] / top, 9), usage[kinds[n]], kinds[n]))
@@ -257,53 +260,44 @@ class Strategy:
         if self.settings.blunder and self.rng.random() < self.settings.blunder:
             ranked = self.ranked_removals(view, outlook, kinds)
             return discardable[self.rng.choice(ranked[:3])[0]]
-        danger = self.danger(view) if self.settings.defend_below else {}
-        ranked = self.ranked_removals(view, outlook, kinds, danger)
-        if self.settings.lookahead > 1 and len(ranked) > 1:
-            return discardable[self.look_ahead(view, rack, exposures, ranked[: self.settings.lookahead])]
-        return discardable[ranked[0][0]]
+        return discardable[self.ranked_removals(view, outlook, kinds, self.danger(view))[0][0]]
 
-    def look_ahead(self, view: SeatView, rack: list[int], exposures: list[list[int]],
-                   candidates: list[tuple[int, float]]) -> int:
-        """Of a few candidate discards, the one whose rack is worth most after the next draw, on average over
-        the unseen tiles (each as likely as its unseen copies), playing the best discard after it."""
-        unseen = self.unseen(view)
-        total = sum(unseen)
-        best_kind, best_score = candidates[0][0], float("-inf")
-        for kind, _ in candidates:
-            after = list(rack)
-            after.remove(kind)
-            score = 0.0
-            for drawn in range(NUM_KINDS):
-                if not unseen[drawn]:
-                    continue
-                seen = list(unseen)
-                seen[drawn] -= 1
-                score += unseen[drawn] / total * self.best_discard_worth(view, [*after, drawn], exposures, seen)
-            if score > best_score:
-                best_kind, best_score = kind, score
-        return best_kind
-
-    def danger(self, view: SeatView) -> dict[int, float]:
-        """Late in the wall: how likely each tile completes an opponent's hand, read from her exposures."""
-        if view.public.wall > self.settings.defend_below:
-            return {}
-        risk: dict[int, float] = {}
-        for other in view.public.seats:
+    def danger(self, view: SeatView) -> FloatArray | None:
+        """Late in the wall, per kind: the chance that discarding it hands an opponent her Mah Jongg, read from
+        her exposures (None when not defending). The variants that can hold her exposures, and that she can
+        still make from what this seat has not seen, say what her concealed tiles may still need; how many
+        groups she has out says how likely she is to be one tile away."""
+        public = view.public
+        if not self.settings.defend_below or public.wall > self.settings.defend_below:
+            return None
+        tables = self.tables(view)
+        wild = view.card.wild
+        unseen = np.asarray(self.unseen(view), dtype=np.int64)
+        safe = np.ones(NUM_KINDS)
+        for other in public.seats:
             if other.seat == view.seat or other.dead or other.empty or not other.exposures:
                 continue
-            exposures = [list(e) for e in other.exposures]
-            verdict = exposure_verdict(view.card, exposures[-1], exposures[:-1])
-            if not verdict.lines:
+            groups = tuple(sorted(exposure_group(list(e), wild) for e in other.exposures))
+            holding = self.holding(view, groups)
+            if holding is None or not holding.any():
                 continue
-            wanted: Counter[int] = Counter()
-            for line in verdict.lines:
-                kinds = {t for v in line.variants for t, _ in v.groups}
-                wanted.update(kinds)
-            for tile, count in wanted.items():
-                share = count / len(verdict.lines) * min(1.0, len(exposures) / 3)
-                risk[tile] = max(risk.get(tile, 0.0), 0.9 * share)
-        return risk
+            exposed = np.zeros(NUM_KINDS, dtype=np.int64)
+            for tile, size in groups:
+                exposed[tile] += size
+            concealed = np.maximum(tables.need_by_kind[holding] - exposed, 0)
+            # Her singles and pairs must be in her rack or still to come: all unseen by this seat, bar the
+            # one tile she may be waiting for.
+            makeable = (tables.small_by_kind[holding] <= unseen + 1).all(axis=1)
+            uses = concealed[makeable] > 0
+            if wild is not None:
+                uses[:, wild] = False  # a discarded joker can't be claimed
+            if not len(uses) or not uses.any():
+                continue
+            ready = READY_BY_EXPOSURES[min(len(other.exposures), len(READY_BY_EXPOSURES) - 1)]
+            # If she is one away, the tile is one of the kinds her concealed part uses, these equally likely.
+            per_kind = uses.mean(axis=0) / max(1.0, float(uses.sum(axis=1).mean()))
+            safe *= 1.0 - np.minimum(0.95, 3.0 * ready * per_kind)
+        return 1.0 - safe
 
     def joker_exchange(self, view: SeatView) -> Action | None:
         exchanges = [a for a in view.legal if isinstance(a, ExchangeJoker)]

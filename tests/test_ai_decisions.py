@@ -1,0 +1,147 @@
+"""What the card-reading players decide, position by position: the rack measure (outlook) against a direct
+recount, the jokerless valuation, and hard's late-wall defence."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+
+from bot.ai.outlook import Chances, Outlook, card_tables
+from bot.ai.strategy import LEVEL_SETTINGS, Strategy
+from bot.cards import load_card
+from bot.engine.actions import Discard
+from bot.engine.card import Card
+from bot.engine.game import Game
+from bot.engine.rules import table_rules
+from bot.engine.tiles import NUM_KINDS, Tile
+from bot.engine.views import SeatView, seat_view
+
+# A late opponent (seat 1) with East kong, 4-bam and 8-bam pungs out: on the practice card only 2468-3
+# (EEEE 444a 66a 888a WW) holds them, so her concealed tiles are a pair of 6-bam and a pair of West.
+LATE_EXPOSURES = ((Tile.E,) * 4, (Tile.B4,) * 3, (Tile.B8,) * 3)
+
+
+@pytest.fixture(scope="module")
+def practice() -> Card:
+    return load_card("practice")
+
+
+def discard_view(card: Card, rack: list[int], wall: int,
+                 exposures: tuple[tuple[int, ...], ...] = LATE_EXPOSURES) -> SeatView:
+    """East's discard decision in a real dealt game, with the rack, wall count and seat 1's exposures set."""
+    game, _ = Game.new(card, table_rules(charleston=False), seed=9)
+    view = seat_view(game, game.state.east)
+    seats = tuple(dataclasses.replace(s, exposures=exposures) if s.seat == 1 else s for s in view.public.seats)
+    public = dataclasses.replace(view.public, wall=wall, seats=seats, discards=())
+    legal = tuple(Discard(view.seat, t) for t in sorted(set(rack)))
+    return dataclasses.replace(view, public=public, rack=tuple(rack), drawn=None, legal=legal)
+
+
+def outlook_for(card: Card, rack: list[int], bonus: float, unseen: list[int]) -> Outlook:
+    naturals = [0] * NUM_KINDS
+    for tile in rack:
+        naturals[tile] += 1
+    jokers, naturals[Tile.J] = naturals[Tile.J], 0
+    unseen = list(unseen)
+    unseen_jokers, unseen[Tile.J] = unseen[Tile.J], 0
+    return Outlook(card_tables(card), naturals, jokers, [0] * NUM_KINDS, None, unseen, unseen_jokers,
+                   Chances(0.2, 0.05), 0.3, jokerless_bonus=bonus)
+
+
+def random_rack(card: Card, rng: random.Random, size: int = 14, jokers: bool = True) -> list[int]:
+    pool = [k for k in range(NUM_KINDS) for _ in range(card.tile_set.counts[k]) if jokers or k != Tile.J]
+    return rng.sample(pool, size)
+
+
+def unseen_after(card: Card, rack: list[int]) -> list[int]:
+    unseen = list(card.tile_set.counts)
+    for tile in rack:
+        unseen[tile] -= 1
+    return unseen
+
+
+@pytest.mark.parametrize("bonus", [0.0, 0.3 * np.log(2)], ids=["plain", "jokerless-bonus"])
+def test_outlook_after_removal_matches_a_recount_of_the_smaller_rack(practice: Card, bonus: float) -> None:
+    """The one-pass chances after each discard equal an outlook built afresh for the rack without that tile."""
+    rng = random.Random(4)
+    for _ in range(25):
+        rack = random_rack(practice, rng, jokers=bonus == 0.0)
+        unseen = unseen_after(practice, rack)
+        outlook = outlook_for(practice, rack, bonus, unseen)
+        kinds = sorted(set(rack))
+        after, keep = outlook.after_removal(kinds, Tile.J, lines=4)
+        for row, kind in enumerate(kinds):
+            smaller = list(rack)
+            smaller.remove(kind)
+            fresh = outlook_for(practice, smaller, bonus, unseen)
+            np.testing.assert_allclose(after[row], fresh.log_chance[keep], atol=1e-9)
+
+
+def test_a_jokerless_line_counts_at_double_value_only_where_that_pays(practice: Card) -> None:
+    """NMJL scoring doubles a jokerless win except on singles-and-pairs lines: the bonus raises exactly the
+    variants that may be made without jokers, never lowers one, and is not offered to a rack holding jokers."""
+    rng = random.Random(8)
+    tables = card_tables(practice)
+    bonus = 0.3 * np.log(2)
+    raised = 0
+    for _ in range(20):
+        rack = random_rack(practice, rng, size=13, jokers=False)
+        unseen = unseen_after(practice, rack)
+        plain = outlook_for(practice, rack, 0.0, unseen).log_chance
+        valued = outlook_for(practice, rack, bonus, unseen).log_chance
+        assert (valued >= plain - 1e-12).all()
+        assert np.allclose(valued[~tables.doubles_jokerless], plain[~tables.doubles_jokerless])
+        assert (valued <= plain + bonus + 1e-12).all()
+        raised += int((valued > plain + 1e-12).sum())
+    # Random racks lack too much: the jokers still to come are worth more than the bonus. A rack whose
+    # pungs and kongs are complete in naturals takes it.
+    assert raised == 0
+    ready = [*(Tile.E,) * 4, *(Tile.B4,) * 3, *(Tile.B8,) * 3, Tile.B6, Tile.W, Tile.C1]
+    unseen = unseen_after(practice, ready)
+    plain = outlook_for(practice, ready, 0.0, unseen).log_chance
+    valued = outlook_for(practice, ready, bonus, unseen).log_chance
+    line = next(n for n, line in enumerate(practice.lines) if line.id == "2468-3")
+    best = int(np.argmax(np.where(tables.line_of == line, plain, -np.inf)))
+    assert valued[best] == pytest.approx(plain[best] + bonus)
+    with_joker = [*random_rack(practice, rng, size=12, jokers=False), Tile.J]
+    unseen = unseen_after(practice, with_joker)
+    assert np.array_equal(outlook_for(practice, with_joker, bonus, unseen).log_chance,
+                          outlook_for(practice, with_joker, 0.0, unseen).log_chance)
+
+
+def test_hard_reads_a_late_opponents_exposures_for_the_tiles_she_waits_on(practice: Card) -> None:
+    rack = [Tile.B6, Tile.W, Tile.C1, Tile.C2, Tile.C3, Tile.D5, Tile.D5, Tile.D7, Tile.J, Tile.N, Tile.N,
+            Tile.F, Tile.F, Tile.C9]
+    hard = Strategy("hard", random.Random(1))
+    danger = hard.danger(discard_view(practice, rack, wall=20))
+    assert danger is not None
+    assert danger[Tile.B6] > 0.2 and danger[Tile.W] > 0.2  # her two concealed pairs
+    assert danger[Tile.C1] == danger[Tile.N] == danger[Tile.J] == 0.0
+    # Early in the wall hard does not defend, and normal never does.
+    assert hard.danger(discard_view(practice, rack, wall=LEVEL_SETTINGS["hard"].defend_below + 1)) is None
+    assert Strategy("normal", random.Random(1)).danger(discard_view(practice, rack, wall=20)) is None
+
+
+def test_hard_keeps_back_the_tile_a_late_opponent_waits_on(practice: Card) -> None:
+    """Across racks holding a lone 6-bam among craks, dots and honours, whenever hard without its defence
+    would throw the 6-bam, hard with it throws something else, and something safer."""
+    rng = random.Random(12)
+    careless = Strategy("hard", random.Random(1))
+    careless.settings = dataclasses.replace(careless.settings, defend_below=0)
+    careful = Strategy("hard", random.Random(1))
+    held_back = 0
+    for _ in range(150):
+        others = [t for t in random_rack(practice, rng, size=40) if not Tile.B1 <= t <= Tile.B9]
+        rack = [Tile.B6, *others[:13]]
+        view = discard_view(practice, rack, wall=20)
+        if careless.decide(view) != Discard(view.seat, Tile.B6):
+            continue
+        choice = careful.decide(view)
+        assert isinstance(choice, Discard) and choice.tile != Tile.B6
+        danger = careful.danger(view)
+        assert danger is not None and danger[choice.tile] < danger[Tile.B6]
+        held_back += 1
+    assert held_back >= 3
