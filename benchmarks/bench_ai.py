@@ -5,7 +5,8 @@
 Suites (each figure is over seeded games, East rotating):
   mahjong    normal x4 on the practice card: share of games ending in Mah Jongg (goal >= 85%)
   vs-random  one normal against three random: share of games normal wins (goal >= 70%)
-  hard       one hard against three normal (1,000 games for the README): hard's share of wins (goal >= 35%)
+  hard       one hard against three normal (1,000 games for the README): hard's share of wins (goal >= 35%),
+             how often it threw the winning tile next to a normal seat, and its chips won per game
   speed      normal x4: complete games per second on one core (goal >= 10) and the median time of one
              normal decision (goal <= 20 ms)
 """
@@ -17,6 +18,8 @@ import platform
 import statistics
 import time
 
+from bot.engine.game import Game
+from bot.engine.payouts import payouts
 from bot.simulate import SimulationResult, simulate
 
 
@@ -42,7 +45,22 @@ def main() -> None:
         # The strong seat moves round the table with East rotating, so seat advantage evens out.
         report("normal vs 3 random", simulate(args.games, args.seed, ["normal", "random", "random", "random"]), 0)
     if "hard" in suites:
-        report("hard vs 3 normal", simulate(args.games, args.seed, ["hard", "normal", "normal", "normal"]), 0)
+        threw = [0, 0, 0, 0]
+        chips = [0, 0, 0, 0]
+
+        def tally(game: Game) -> None:
+            outcome = game.state.result
+            if outcome is not None and outcome.discarder is not None:
+                threw[outcome.discarder] += 1
+            for payout in payouts(game.state):
+                chips[payout.payer] -= payout.amount
+                chips[payout.payee] += payout.amount
+
+        result = simulate(args.games, args.seed, ["hard", "normal", "normal", "normal"], on_game=tally)
+        report("hard vs 3 normal", result, 0)
+        print(f"  threw the winning tile: hard in {threw[0] / result.games:.1%} of games, a normal seat in "
+              f"{sum(threw[1:]) / 3 / result.games:.1%}; chips per game: hard {chips[0] / result.games:+.2f}, "
+              f"a normal seat {sum(chips[1:]) / 3 / result.games:+.2f}")
     if "speed" in suites:
         timings: list[float] = []
         started = time.perf_counter()

@@ -72,9 +72,10 @@ def play_game(game: Game, levels: Sequence[str], *, on_events: Callable[[list[Ev
 def simulate(games: int, seed: int, levels: Sequence[str], *, card: Card | None = None,
              rules: TableRules | None = None, log_dir: Path | None = None,
              progress: Callable[[int, int], None] | None = None,
-             decision_times: list[float] | None = None) -> SimulationResult:
+             decision_times: list[float] | None = None,
+             on_game: Callable[[Game], None] | None = None) -> SimulationResult:
     """``games`` seeded games; East moves round the table (game n is dealt by seat n mod 4) so no seat is
-    favoured. ``log_dir`` receives each game as a replay file."""
+    favoured. ``log_dir`` receives each game as a replay file; ``on_game`` is shown each finished game."""
     card = card or load_card("practice")
     rules = rules or table_rules("nmjl-1946" if card.id == "nmjl-1946" else "nmjl", card=card.id)
     if log_dir is not None:
@@ -88,6 +89,8 @@ def simulate(games: int, seed: int, levels: Sequence[str], *, card: Card | None 
         play_game(game, levels, decision_times=decision_times)
         _count(result, game)
         turns += game.state.turns
+        if on_game is not None:
+            on_game(game)
         if log_dir is not None:
             path = log_dir / f"game-{n:05d}.json"
             path.write_text(json.dumps(export_replay(game)), encoding="utf-8")
