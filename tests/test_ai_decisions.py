@@ -12,7 +12,7 @@ import pytest
 from bot.ai.outlook import Chances, Outlook, card_tables
 from bot.ai.strategy import LEVEL_SETTINGS, Strategy
 from bot.cards import load_card
-from bot.engine.actions import Discard
+from bot.engine.actions import CharlestonVote, Discard
 from bot.engine.card import Card
 from bot.engine.game import Game
 from bot.engine.rules import table_rules
@@ -145,3 +145,17 @@ def test_hard_keeps_back_the_tile_a_late_opponent_waits_on(practice: Card) -> No
         assert danger is not None and danger[choice.tile] < danger[Tile.B6]
         held_back += 1
     assert held_back >= 3
+
+
+def test_hard_stops_the_second_charleston_only_with_a_rack_worth_keeping(practice: Card) -> None:
+    """CH3: any player may stop the second Charleston. It helps every rack, so hard stops it when its own
+    rack is already close to a line, and normal always goes on."""
+    strong = [*(Tile.E,) * 4, *(Tile.B4,) * 3, *(Tile.B8,) * 3, Tile.B6, Tile.W, Tile.J]
+    weak = [Tile.B1, Tile.B5, Tile.B9, Tile.C3, Tile.C7, Tile.D2, Tile.D9, Tile.N, Tile.S, Tile.E, Tile.W,
+            Tile.RD, Tile.GD]
+    hard = Strategy("hard", random.Random(1))
+    normal = Strategy("normal", random.Random(1))
+    for rack, stops in ((strong, True), (weak, False)):
+        view = discard_view(practice, rack, wall=99, exposures=())
+        assert hard.vote(view) == CharlestonVote(view.seat, stops)
+        assert normal.vote(view) == CharlestonVote(view.seat, False)

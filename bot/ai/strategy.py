@@ -60,8 +60,8 @@ class Settings:
     call_share: float  # share of the other players' discards that a seat can hope to call
     call_margin: float  # a call must raise the rack's worth by this factor
     blind_loss: float  # in a blind-pass step, pass blind rather than lose more than this share of the worth
-    stop_worth: float  # vote to stop the Charleston when the rack is worth this much (inf: always go on, as the
-    # second Charleston helps every hand; easy votes at random)
+    stop_worth: float  # vote to stop the Charleston when the rack is worth this much (inf: always go on). The
+    # second Charleston helps every rack, so a seat already well placed gains by denying it to the others.
     blunder: float  # chance of a random discard among the three least useful tiles
     jokerless: bool  # count a line made without jokers at its doubled value (NMJL scoring)
     defend_below: int  # with this many wall tiles left or fewer, weigh each discard's risk of a Mah Jongg (0: never)
@@ -77,7 +77,7 @@ LEVEL_SETTINGS = {
                        call_margin=1.0, blind_loss=0.15, stop_worth=INF, blunder=0.0, jokerless=False,
                        defend_below=0),
     "hard": Settings(lines=6, secondary=0.35, value_weight=0.3, within=0.2, horizon=0.75, call_share=0.15,
-                     call_margin=1.0, blind_loss=0.15, stop_worth=INF, blunder=0.0, jokerless=True,
+                     call_margin=1.0, blind_loss=0.15, stop_worth=0.3, blunder=0.0, jokerless=True,
                      defend_below=40),
 }
 
