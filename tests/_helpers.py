@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from bot.engine.card import Card, Line, Variant
 from bot.engine.notation import parse_tiles
@@ -75,3 +76,14 @@ def matched_lines(result) -> set[str]:  # type: ignore[no-untyped-def]
 
 
 WILD_NAMES = {Tile.J: "joker", Tile.F: "flower"}
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    """A standings row as the weekly image reads it (player, name, net chips, games, wins)."""
+
+    player_id: int
+    name: str
+    net: int
+    games: int
+    wins: int

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import io
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from _helpers import StandingsRow as Row
 from PIL import Image, ImageChops, ImageStat
 
 from bot.engine.card import Card
@@ -104,15 +104,6 @@ def test_golden_card_sheet() -> None:
 def test_golden_winning_line() -> None:
     tiles = parse_groups("F F; 2C 2C 2C 2C; 4C 4C; 6D 6D J; 8D 8D J")
     check("card-line", render_card(golden_card(), line_id="g-1", tiles=tiles))
-
-
-@dataclass(frozen=True)
-class Row:
-    player_id: int
-    name: str
-    net: int
-    games: int
-    wins: int
 
 
 @pytest.mark.parametrize("rows", [0, 3])

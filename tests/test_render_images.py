@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from _helpers import StandingsRow as Row
 from PIL import Image, ImageChops
 
 from bot.cards import load_card
@@ -162,15 +162,6 @@ def test_card_sheet_rejects_unknown_sections_and_lines(practice: Card) -> None:
     with pytest.raises(NotOnCard, match="no line 'nope'"):
         render_card(practice, line_id="nope")
     assert render_card(practice, section="QUINTS").height > 0  # section names match without case
-
-
-@dataclass(frozen=True)
-class Row:
-    player_id: int
-    name: str
-    net: int
-    games: int
-    wins: int
 
 
 ROWS = [Row(1, "Ruth", 42, 5, 2), Row(2, "Sadie", 0, 3, 0), Row(3, "Ida", -17, 4, 1), Row(4, "Dorothy 🀄", -25, 4, 1)]
