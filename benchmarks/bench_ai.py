@@ -18,9 +18,9 @@ import platform
 import statistics
 import time
 
+from bot.cli.simulate import SimulationResult, simulate
 from bot.engine.game import Game
 from bot.engine.payouts import payouts
-from bot.simulate import SimulationResult, simulate
 
 
 def report(title: str, result: SimulationResult, seat: int | None = None) -> None:

@@ -14,12 +14,12 @@ import platform
 import random
 import time
 
-from bot.cards import load_card
 from bot.engine.actions import TABLE, CloseWindow
 from bot.engine.game import Game
 from bot.engine.legal import legal_actions
 from bot.engine.rules import table_rules
 from bot.engine.state import Phase
+from bot.service.cards import load_card
 
 
 def main() -> None:

@@ -16,10 +16,10 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from bot.cards import load_card
 from bot.engine.analysis import analyze
 from bot.engine.card import Card
 from bot.engine.matching import check
+from bot.service.cards import load_card
 
 
 def dealt_racks(card: Card, count: int, size: int, rng: random.Random) -> list[list[int]]:

@@ -16,8 +16,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot.cards import load_card
 from bot.engine.notation import parse_groups
+from bot.service.cards import load_card
 from renderers import Rendered, render_card, render_rack, render_table, render_weekly, samples
 from renderers.tiles import tile_face
 

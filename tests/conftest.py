@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cards import load_card
 from bot.engine.card import Card
+from bot.service.cards import load_card
 
 
 @pytest.fixture(scope="session")

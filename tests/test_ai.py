@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 
 from bot.ai.players import LEVELS, make_player
-from bot.cards import load_card
 from bot.cli import main
+from bot.cli.simulate import simulate
 from bot.engine.actions import TABLE, Action, CharlestonPass, CloseWindow, CourtesyOffer
 from bot.engine.game import Game
 from bot.engine.replay import replay
 from bot.engine.rules import table_rules
 from bot.engine.state import Phase
 from bot.engine.views import SeatView, seat_view, waiting_for
-from bot.simulate import simulate
+from bot.service.cards import load_card
 
 OPTIONS: list[tuple[str, str, dict[str, Any]]] = [
     ("practice", "nmjl", {}),

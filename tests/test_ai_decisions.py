@@ -11,13 +11,13 @@ import pytest
 
 from bot.ai.outlook import Chances, Outlook, card_tables
 from bot.ai.strategy import LEVEL_SETTINGS, Strategy
-from bot.cards import load_card
 from bot.engine.actions import CharlestonVote, Discard
 from bot.engine.card import Card
 from bot.engine.game import Game
 from bot.engine.rules import table_rules
 from bot.engine.tiles import NUM_KINDS, Tile
 from bot.engine.views import SeatView, seat_view
+from bot.service.cards import load_card
 
 # A late opponent (seat 1) with East kong, 4-bam and 8-bam pungs out: on the practice card only 2468-3
 # (EEEE 444a 66a 888a WW) holds them, so her concealed tiles are a pair of 6-bam and a pair of West.

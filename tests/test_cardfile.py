@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.cards import DEFAULT_CARDS_DIR, load_card
 from bot.engine.cardfile import load_card_text, validate_card_text
 from bot.engine.errors import CardError
 from bot.engine.tiles import SET_1946, STANDARD, Suit, Tile, number_tile
+from bot.service.cards import DEFAULT_CARDS_DIR, load_card
 
 SOURCE = "test.toml"
 

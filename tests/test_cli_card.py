@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cards import DEFAULT_CARDS_DIR
 from bot.cli import main
+from bot.service.cards import DEFAULT_CARDS_DIR
 
 WIN_2468_3 = "E E E E 4B 4B 4B 6B 6B 8B 8B 8B W W"  # EEEE 444a 66a 888a WW
 NEAR_2468_3 = "E E E E 4B 4B 4B 6B 6B 8B 8B 8B W"

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.cards import load_card
+from bot.ai.selfplay import play_game
 from bot.cli import main
+from bot.cli.simulate import game_seed_for
 from bot.engine.game import Game
 from bot.engine.rules import table_rules
-from bot.simulate import game_seed_for, play_game
+from bot.service.cards import load_card
 from bot.store.db import Database
 
 LEVELS = ["easy", "normal", "easy", "random"]

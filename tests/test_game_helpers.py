@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from bot.cards import load_card
 from bot.engine.actions import (
     TABLE,
     Action,
@@ -32,6 +31,7 @@ from bot.engine.notation import parse_tiles
 from bot.engine.rules import table_rules
 from bot.engine.state import GameState, Phase
 from bot.engine.tiles import Tile, TileSet
+from bot.service.cards import load_card
 
 PRACTICE = load_card("practice")
 CARD_1946 = load_card("nmjl-1946")

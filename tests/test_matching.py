@@ -7,10 +7,10 @@ from collections import Counter
 import pytest
 from _helpers import T, flat, foreign_tile, layout, matched_lines
 
-from bot.cards import load_card
 from bot.engine.errors import TileError
 from bot.engine.matching import check, exposure_verdict
 from bot.engine.tiles import Tile
+from bot.service.cards import load_card
 
 CARD_LINES = [(card_id, line.id) for card_id in ("practice", "nmjl-1946") for line in load_card(card_id).lines]
 IDS = [f"{card_id}:{line_id}" for card_id, line_id in CARD_LINES]

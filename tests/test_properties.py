@@ -8,10 +8,10 @@ from _helpers import flat, layout, matched_lines
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bot.cards import load_card
 from bot.engine.analysis import analyze
 from bot.engine.card import Card, Line, Variant
 from bot.engine.matching import check
+from bot.service.cards import load_card
 
 CARDS = {card_id: load_card(card_id) for card_id in ("practice", "nmjl-1946")}
 SETTINGS = settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])

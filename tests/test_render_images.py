@@ -10,13 +10,13 @@ import pytest
 from _helpers import StandingsRow as Row
 from PIL import Image, ImageChops
 
-from bot.cards import load_card
 from bot.engine.card import Card
 from bot.engine.notation import parse_groups, parse_tiles
 from bot.engine.replay import replay
 from bot.engine.state import Phase
 from bot.engine.tiles import Tile, display_sorted, name
 from bot.engine.views import public_view, seat_view
+from bot.service.cards import load_card
 from renderers import (
     NotOnCard,
     Rendered,

@@ -271,7 +271,7 @@ def _doc_example() -> dict[str, Any]:
 
 def test_the_documented_example_replays() -> None:
     data = _doc_example()
-    from bot.cards import load_card
+    from bot.service.cards import load_card
 
     played = replay(data, load_card(data["card"]))
     state = played.game.state

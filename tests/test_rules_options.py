@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from bot.cards import load_card
 from bot.engine.game import Game
 from bot.engine.rules import PRESETS, RulesError, TableRules, rules_from_dict, table_rules, with_options
+from bot.service.cards import load_card
 
 
 def test_default_is_nmjl_with_house_rules_off() -> None:

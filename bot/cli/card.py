@@ -6,13 +6,13 @@ import argparse
 import sys
 from typing import Any
 
-from bot.cards import card_files, load_card_file
 from bot.cli.common import UsageProblem, card_or_explain, print_json
 from bot.engine.analysis import LineAnalysis, analyze
 from bot.engine.cardfile import validate_card_text
 from bot.engine.errors import CardError, TileError
 from bot.engine.matching import CheckResult, check
 from bot.engine.notation import format_tiles, parse_groups, parse_tiles
+from bot.service.cards import card_files, load_card_file
 
 
 def register(commands: Any) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.cards import UnknownCard, load_card
 from bot.engine.card import Card
 from bot.engine.errors import CardError
+from bot.service.cards import UnknownCard, load_card
 
 
 class UsageProblem(Exception):

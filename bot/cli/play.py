@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.ai.players import LEVELS
-from bot.cards import UnknownCard, load_card
 from bot.cli.common import UsageProblem, print_json
-from bot.demo import run_demo, write_images
+from bot.cli.demo import run_demo, write_images
+from bot.cli.simulate import simulate, simulate_recorded
 from bot.engine.errors import CardError
 from bot.engine.rules import RulesError, table_rules
-from bot.simulate import simulate, simulate_recorded
+from bot.service.cards import UnknownCard, load_card
 from bot.store.db import default_db_path
 
 

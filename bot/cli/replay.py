@@ -6,14 +6,14 @@ import argparse
 import json
 from typing import Any
 
-from bot.cards import UnknownCard, load_card
 from bot.cli.common import UsageProblem, print_json
+from bot.cli.narrate import describe
 from bot.engine.errors import CardError
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
 from bot.engine.replay import ReplayError, replay, replay_header
 from bot.engine.tiles import code
-from bot.narrate import describe
+from bot.service.cards import UnknownCard, load_card
 
 
 def register(commands: Any) -> None:

@@ -1,6 +1,6 @@
 """Card files (docs/card-format.md): validation and compilation from TOML text.
 
-Reading the file is the caller's job (see ``bot.cards``); this module only turns text into a :class:`Card`,
+Reading the file is the caller's job (see ``bot.service.cards``); this module only turns text into a :class:`Card`,
 or into a list of every problem found, each naming the file line, the hand id and the group.
 """
 

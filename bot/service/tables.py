@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.ai.players import LEVELS
-from bot.cards import load_card
+from bot.ai.selfplay import computer_move
 from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold
 from bot.engine.card import Card
 from bot.engine.errors import EngineError
@@ -27,7 +27,7 @@ from bot.engine.payouts import payouts
 from bot.engine.rules import TableRules, rules_from_dict
 from bot.engine.state import GameState, Phase
 from bot.engine.views import seat_view, waiting_for
-from bot.simulate import computer_move
+from bot.service.cards import load_card
 from bot.store import ledger, records
 from bot.store.db import Database
 from bot.store.records import SeatRow, TableRow

@@ -10,7 +10,7 @@ from bot.engine.card import Card
 from bot.engine.cardfile import load_card_text
 from bot.engine.errors import CardError
 
-DEFAULT_CARDS_DIR = Path(__file__).resolve().parent.parent / "data" / "cards"
+DEFAULT_CARDS_DIR = Path(__file__).resolve().parents[2] / "data" / "cards"
 
 
 class UnknownCard(LookupError):

@@ -11,16 +11,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bot.ai.players import make_player
-from bot.cards import load_card
-from bot.engine.actions import TABLE, Action, CloseWindow
+from bot.ai.selfplay import play_game
 from bot.engine.card import Card
-from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.replay import export_replay
 from bot.engine.rules import TableRules, table_rules
-from bot.engine.state import Phase
-from bot.engine.views import seat_view, waiting_for
+from bot.service.cards import load_card
 
 
 def game_seed_for(seed: int, n: int) -> int:
@@ -40,33 +36,6 @@ class SimulationResult:
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
-
-
-def computer_move(level: str, game: Game, seat: int) -> Action:
-    """A computer player's choice for ``seat``. Its random generator is seeded from the game's seed, the seat and
-    the number of actions so far, so the same position always gets the same move, in this process or after a
-    restart."""
-    state = game.state
-    player = make_player(level, seed=state.seed * 7919 + seat * 104729 + len(state.log))
-    return player.decide(seat_view(game, seat))
-
-
-def play_game(game: Game, levels: Sequence[str], *, on_events: Callable[[list[Event]], None] | None = None,
-              decision_times: list[float] | None = None) -> None:
-    """Drive one game to its end, each seat's computer player deciding from its own view."""
-    while game.state.phase != Phase.FINISHED:
-        waiting = waiting_for(game)
-        if not waiting:
-            events = game.apply(CloseWindow(TABLE))
-        else:
-            seat = waiting[0]
-            started = time.perf_counter()
-            action = computer_move(levels[seat], game, seat)
-            if decision_times is not None:
-                decision_times.append(time.perf_counter() - started)
-            events = game.apply(action)
-        if on_events is not None:
-            on_events(events)
 
 
 def simulate(games: int, seed: int, levels: Sequence[str], *, card: Card | None = None,

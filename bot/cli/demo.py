@@ -9,14 +9,14 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.cards import load_card
+from bot.ai.selfplay import play_game
 from bot.engine.events import Event
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
 from bot.engine.rules import TableRules, table_rules
 from bot.engine.tiles import code, name
 from bot.engine.views import public_view, seat_view
-from bot.simulate import play_game
+from bot.service.cards import load_card
 
 
 def _tiles(tiles: list[int]) -> str:

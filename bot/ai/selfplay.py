@@ -1,0 +1,44 @@
+"""Computer players at a game: one seat's move, and a whole game played out between computer players.
+
+Each player is asked only for its own seat's view (``seat_view``), exactly as at a Discord table.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from bot.engine.actions import TABLE, Action, CloseWindow
+from bot.engine.events import Event
+from bot.engine.game import Game
+from bot.engine.state import Phase
+from bot.engine.views import seat_view, waiting_for
+
+from .players import make_player
+
+
+def computer_move(level: str, game: Game, seat: int) -> Action:
+    """A computer player's choice for ``seat``. Its random generator is seeded from the game's seed, the seat and
+    the number of actions so far, so the same position always gets the same move, in this process or after a
+    restart."""
+    state = game.state
+    player = make_player(level, seed=state.seed * 7919 + seat * 104729 + len(state.log))
+    return player.decide(seat_view(game, seat))
+
+
+def play_game(game: Game, levels: Sequence[str], *, on_events: Callable[[list[Event]], None] | None = None,
+              decision_times: list[float] | None = None) -> None:
+    """Drive one game to its end, each seat's computer player deciding from its own view."""
+    while game.state.phase != Phase.FINISHED:
+        waiting = waiting_for(game)
+        if not waiting:
+            events = game.apply(CloseWindow(TABLE))
+        else:
+            seat = waiting[0]
+            started = time.perf_counter()
+            action = computer_move(levels[seat], game, seat)
+            if decision_times is not None:
+                decision_times.append(time.perf_counter() - started)
+            events = game.apply(action)
+        if on_events is not None:
+            on_events(events)
