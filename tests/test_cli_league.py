@@ -23,8 +23,8 @@ async def league_with_games(path: Path, games: int) -> None:
     """Two human players and two computers play ``games`` games; the humans step away at once, so computers
     finish each hand for them (their chips still count)."""
     db = await Database.open(path)
-    service = TableService(db, clock=ManualClock())
-    table_id = await service.create_table(GUILD, 1, seed=5)
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
+    table_id = (await service.create_table(GUILD, 1, seed=5)).table_id
     await service.join(table_id, 11, "Ruth", seat=0)
     await service.join(table_id, 12, "Sadie", seat=1)
     await service.add_computer(table_id, "normal", 2)
@@ -98,14 +98,16 @@ def test_tables_resume_finishes_computer_tables_only(tmp_path: Path, capsys: pyt
 
     async def leave_two_unfinished() -> None:
         db = await Database.open(path)
-        service = TableService(db, clock=ManualClock())
-        computers = await service.create_table(GUILD, 1, seed=9)
+        clock = ManualClock()
+        service = TableService(db, clock=clock, computer_delay=1.5)
+        computers = (await service.create_table(GUILD, 1, seed=9)).table_id
         for _ in range(4):
             await service.add_computer(computers, "easy")
-        await service.start(computers, autoplay=False)
-        for _ in range(10):
-            await service.step(computers)
-        human = await service.create_table(GUILD, 2, seed=10)
+        await service.start(computers)
+        for _ in range(2):  # the computers move at their pace, and the bot stops mid-Charleston
+            clock.advance(1.5)
+            await service.tick()
+        human = (await service.create_table(GUILD, 2, seed=10)).table_id
         await service.join(human, 11, "Ruth")
         for _ in range(3):
             await service.add_computer(human, "easy")

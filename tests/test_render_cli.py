@@ -115,8 +115,8 @@ async def _league(path: Path) -> None:
     from bot.store.db import Database
 
     db = await Database.open(path)
-    service = TableService(db, clock=ManualClock())
-    table_id = await service.create_table(77, 1, seed=5)
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
+    table_id = (await service.create_table(77, 1, seed=5)).table_id
     await service.join(table_id, 11, "Ruth", seat=0)
     await service.join(table_id, 12, "Sadie", seat=1)
     await service.add_computer(table_id, "normal", 2)

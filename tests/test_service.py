@@ -1,5 +1,5 @@
 """The table service on real SQLite files, with a manual clock: persistence before publication, restore after a
-restart, deadlines, computer takeover, races and stale buttons, many tables at once, private events."""
+restart, deadlines, computer takeover, races, many tables at once, seating."""
 
 from __future__ import annotations
 
@@ -7,18 +7,18 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from service_helpers import ALICE, BOB, human_table
 
 from bot.engine.actions import CharlestonPass, Discard, PassCall
-from bot.engine.events import Event
 from bot.engine.rules import table_rules
 from bot.engine.state import Phase
 from bot.engine.views import waiting_for
 from bot.service.clock import ManualClock
-from bot.service.tables import ServiceError, TableService
+from bot.service.errors import ErrorKind, TableError
+from bot.service.tables import TableService
+from bot.service.updates import TableUpdate
 from bot.store import ledger
 from bot.store.db import Database
-
-ALICE, BOB = 1001, 1002
 
 
 @pytest.fixture
@@ -29,22 +29,12 @@ async def db(tmp_path: Path) -> Database:
 
 
 async def rows(db: Database, query: str, *params: object) -> list[tuple[object, ...]]:
-    async with db.conn.execute(query, params) as cursor:
-        return [tuple(r) for r in await cursor.fetchall()]
-
-
-async def human_table(service: TableService, humans: list[int], seed: int = 7, **options: object) -> int:
-    table_id = await service.create_table(5, 50, seed=seed, rules=table_rules(**options))
-    for n, player in enumerate(humans):
-        await service.join(table_id, player, f"Player {n}", seat=n)
-    for seat in range(len(humans), 4):
-        await service.add_computer(table_id, "normal", seat)
-    return table_id
+    return [tuple(r) for r in await db.fetchall(query, params)]
 
 
 async def test_a_computer_table_plays_a_whole_game_and_settles_it(db: Database) -> None:
-    service = TableService(db, clock=ManualClock())
-    table_id = await service.create_table(5, 50, seed=3)
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
+    table_id = (await service.create_table(5, 50, seed=3)).table_id
     for _ in range(4):
         await service.add_computer(table_id, "normal")
     await service.start(table_id)
@@ -57,36 +47,46 @@ async def test_a_computer_table_plays_a_whole_game_and_settles_it(db: Database) 
     assert await ledger.verify(db) == []
 
 
-async def test_every_event_is_published_after_its_action_is_saved(db: Database) -> None:
-    service = TableService(db, clock=ManualClock())
-    table_id = await service.create_table(5, 50, seed=4)
+async def test_every_update_is_published_after_its_action_is_saved(db: Database) -> None:
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
+    table_id = (await service.create_table(5, 50, seed=4)).table_id
     for _ in range(4):
         await service.add_computer(table_id, "normal")
-    checked: list[int] = []
+    saved_at_publication: list[tuple[int, int]] = []
+    table = service.tables[table_id]
 
-    async def listener(_: int, events: list[Event]) -> None:
-        table = service.tables[table_id]
-        if table.game_id is None or table.version == 0:
-            return
-        (saved,) = (await rows(db, "SELECT version FROM snapshots WHERE game_id = ?", table.game_id))[0]
-        assert saved == table.version  # the database already holds what the events describe
-        checked.append(saved)
+    def listener(update: TableUpdate) -> None:
+        # Delivered later, but built when published: the update's game view matches what was saved then.
+        if update.cause in ("act", "auto") and update.view.game is not None:
+            saved_at_publication.append((update.version, len(update.view.game.discards)))
 
-    service.subscribe(table_id, listener)
+    service.subscribe(listener, table_id)
+    versions: list[int] = []
+    original = service._publish
+
+    def checking_publish(live, cause, events):  # type: ignore[no-untyped-def]
+        if cause == "auto":
+            versions.append(live.version)  # the version already saved when the update goes out
+        return original(live, cause, events)
+
+    service._publish = checking_publish  # type: ignore[method-assign]
     await service.start(table_id)
-    assert len(checked) > 50
+    await service.drain()
+    assert len(saved_at_publication) > 50
+    assert versions == list(range(1, table.version + 1))
+    (saved,) = (await rows(db, "SELECT version FROM snapshots WHERE game_id = ?", table.game_id))[0]
+    assert saved == table.version
 
 
 async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(tmp_path: Path) -> None:
     path = tmp_path / "restart.db"
     clock = ManualClock()
     first_db = await Database.open(path)
-    first = TableService(first_db, clock=clock)
+    first = TableService(first_db, clock=clock, computer_delay=0)
     table_id = await human_table(first, [ALICE], seed=11, charleston=False)
     await first.start(table_id)
     before = first.tables[table_id]
     assert before.game is not None
-    # Alice (East) discards; the computers answer; it is South's... whoever's turn comes next
     tile = before.game.state.seats[0].rack[0]
     await first.act(table_id, ALICE, Discard(0, tile))
     snapshot = before.game.state.to_json()
@@ -94,15 +94,13 @@ async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(tmp_pa
     await first_db.close()  # the process "stops"
 
     second_db = await Database.open(path)
-    second = TableService(second_db, clock=clock)
+    second = TableService(second_db, clock=clock, computer_delay=0)
     assert await second.restore() == 1
     after = second.tables[table_id]
     assert after.game is not None and after.version == version
     assert after.game.state.to_json() == snapshot
     assert after.names[0] == "Player 0"
-    # and play goes on from there
-    clock.advance(10_000)
-    while after.game.state.phase != Phase.FINISHED:
+    while after.game.state.phase != Phase.FINISHED:  # and play goes on from there
         clock.advance(10_000)
         await second.tick()
     assert await ledger.verify(second_db) == []
@@ -113,9 +111,9 @@ async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(tmp
     path = tmp_path / "window.db"
     clock = ManualClock()
     db1 = await Database.open(path)
-    service = TableService(db1, clock=clock)
+    service = TableService(db1, clock=clock, computer_delay=0)
     # Alice sits South, after the computer East: East's first discard waits for Alice's answer.
-    table_id = await service.create_table(5, 50, seed=12, rules=table_rules(charleston=False))
+    table_id = (await service.create_table(5, 50, seed=12, rules=table_rules(charleston=False))).table_id
     await service.add_computer(table_id, "normal", 0)
     await service.join(table_id, ALICE, "Alice", seat=1)
     await service.add_computer(table_id, "normal", 2)
@@ -128,7 +126,7 @@ async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(tmp
 
     clock.advance(3600)  # an hour later the bot comes back
     db2 = await Database.open(path)
-    restarted = TableService(db2, clock=clock)
+    restarted = TableService(db2, clock=clock, computer_delay=0)
     await restarted.restore()
     await restarted.tick()
     table = restarted.tables[table_id]
@@ -136,32 +134,33 @@ async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(tmp
     (action,) = (await rows(db2, "SELECT action FROM actions WHERE game_id = ? AND seq = ?", table.game_id,
                             window_version))[0]
     assert '"close_window"' in str(action)
-    assert table.game.state.phase != Phase.CALL_WINDOW or table.game.state.window is not None
     await db2.close()
 
 
 async def test_an_absent_player_is_played_by_a_computer_after_the_timeout_and_can_come_back(db: Database) -> None:
     clock = ManualClock()
-    service = TableService(db, clock=clock, turn_timeout=60, charleston_timeout=60)
+    service = TableService(db, clock=clock, turn_timeout=60, charleston_timeout=60, computer_delay=0)
     table_id = await human_table(service, [ALICE], seed=13)
-    events: list[Event] = []
-    service.subscribe(table_id, lambda _, evs: events.extend(evs))
+    updates: list[TableUpdate] = []
+    service.subscribe(updates.append, table_id)
     await service.start(table_id)
     table = service.tables[table_id]
     assert table.game is not None and waiting_for(table.game) == [0]  # the Charleston waits for Alice
     clock.advance(30)
     assert await service.tick() == 0  # not yet
     clock.advance(31)
-    assert await service.tick() == 1
-    assert 0 in table.away and any(e.type == "computer_takes_over" and e.seat == 0 for e in events)
+    assert await service.tick() >= 1
+    await service.drain()
+    assert 0 in table.away
+    assert any(e.type == "computer_takes_over" and e.seat == 0 for u in updates for e in u.events)
     assert table.version > 0
-    if table.game.state.phase != Phase.FINISHED:
-        await service.come_back(table_id, ALICE)
-        assert 0 not in table.away
+    if table.playing:
+        back = await service.come_back(table_id, ALICE)
+        assert 0 not in table.away and back.cause == "back"
 
 
 async def test_two_actions_racing_on_one_table_are_serialised_and_the_loser_is_told_why(db: Database) -> None:
-    service = TableService(db, clock=ManualClock())
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
     table_id = await human_table(service, [ALICE], seed=14, charleston=False)
     await service.start(table_id)
     table = service.tables[table_id]
@@ -171,44 +170,36 @@ async def test_two_actions_racing_on_one_table_are_serialised_and_the_loser_is_t
     results = await asyncio.gather(service.act(table_id, ALICE, Discard(0, tile)),
                                    service.act(table_id, ALICE, Discard(0, other)), return_exceptions=True)
     errors = [r for r in results if isinstance(r, Exception)]
-    assert len(errors) == 1 and isinstance(errors[0], ServiceError)
-    assert str(errors[0])  # a sentence for the player, not a traceback
+    assert len(errors) == 1 and isinstance(errors[0], TableError)
+    assert errors[0].kind == ErrorKind.ILLEGAL and str(errors[0])  # a sentence for the player
     discards_by_alice = [t for s, t in table.game.state.discards if s == 0]
     assert len(discards_by_alice) in (1, 0)  # one discard went through (it may since have been called)
 
 
-async def test_a_stale_button_is_refused_with_a_clear_message(db: Database) -> None:
-    service = TableService(db, clock=ManualClock())
-    table_id = await human_table(service, [ALICE], seed=15, charleston=False)
-    await service.start(table_id)
-    table = service.tables[table_id]
-    assert table.game is not None
-    tile = table.game.state.seats[0].rack[0]
-    with pytest.raises(ServiceError, match="out of date"):
-        await service.act(table_id, ALICE, Discard(0, tile), expected_version=table.version - 1)
-    await service.act(table_id, ALICE, Discard(0, tile), expected_version=table.version)
-
-
 async def test_an_illegal_action_is_explained_and_changes_nothing(db: Database) -> None:
-    service = TableService(db, clock=ManualClock())
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
     table_id = await human_table(service, [ALICE, BOB], seed=16, charleston=False)
     await service.start(table_id)
     table = service.tables[table_id]
     assert table.game is not None
     before = (table.version, table.game.state.to_json())
-    with pytest.raises(ServiceError, match="no discard to call"):
+    with pytest.raises(TableError, match="no discard to call") as refused:
         await service.act(table_id, BOB, PassCall(1))
-    with pytest.raises(ServiceError, match="another seat"):
+    assert refused.value.kind == ErrorKind.ILLEGAL
+    with pytest.raises(TableError, match="another seat"):
         await service.act(table_id, BOB, Discard(0, table.game.state.seats[0].rack[0]))
+    with pytest.raises(TableError, match="not a move") as malformed:
+        await service.act(table_id, ALICE, "d.ZZ")
+    assert malformed.value.kind == ErrorKind.BAD_INPUT
     assert (table.version, table.game.state.to_json()) == before
 
 
 async def test_a_hundred_tables_advance_concurrently(db: Database) -> None:
     """A hundred tables, each waiting for its human's Charleston pass; all hundred passes arrive at once."""
-    service = TableService(db, clock=ManualClock())
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
     ids = []
     for n in range(100):
-        table_id = await service.create_table(6, n, seed=1000 + n)
+        table_id = (await service.create_table(6, n, seed=1000 + n)).table_id
         await service.join(table_id, 5000 + n, f"Player {n}", seat=0)
         for seat in (1, 2, 3):
             await service.add_computer(table_id, "easy", seat)
@@ -233,30 +224,38 @@ async def test_a_hundred_tables_advance_concurrently(db: Database) -> None:
         assert sum(len(s.rack) for s in table.game.state.seats) + len(table.game.state.wall) == 152
 
 
-async def test_a_seats_private_events_reach_only_that_seat(db: Database) -> None:
-    service = TableService(db, clock=ManualClock())
-    table_id = await human_table(service, [ALICE, BOB], seed=17)
-    seen: dict[object, list[Event]] = {0: [], 1: [], None: []}
-    service.subscribe(table_id, lambda _, evs: seen[0].extend(evs), seat=0)
-    service.subscribe(table_id, lambda _, evs: seen[1].extend(evs), seat=1)
-    service.subscribe(table_id, lambda _, evs: seen[None].extend(evs))
-    await service.start(table_id)
-    assert any(e.private for e in seen[0]) and any(e.private for e in seen[1])
-    assert all(e.seat == 0 for e in seen[0] if e.private)
-    assert all(e.seat == 1 for e in seen[1] if e.private)
-    assert not any(e.private for e in seen[None])
-
-
 async def test_seating_rules(db: Database) -> None:
     service = TableService(db, clock=ManualClock())
-    table_id = await service.create_table(5, 50, seed=1)
-    await service.join(table_id, ALICE, "Alice")
-    with pytest.raises(ServiceError, match="already have a seat"):
+    table_id = (await service.create_table(5, 50, seed=1, created_by=ALICE)).table_id
+    joined = await service.join(table_id, ALICE, "Alice")
+    assert joined.cause == "join" and joined.view.seats[0].name == "Alice" and joined.phase == "lobby"
+    with pytest.raises(TableError, match="already have a seat") as twice:
         await service.join(table_id, ALICE, "Alice")
-    with pytest.raises(ServiceError, match="needs 4 players"):
+    assert twice.value.kind == ErrorKind.SEATING
+    with pytest.raises(TableError, match="needs 4 players"):
         await service.start(table_id)
-    with pytest.raises(ServiceError, match="Unknown computer level"):
+    with pytest.raises(TableError, match="Unknown computer level") as level:
         await service.add_computer(table_id, "grandmaster")
+    assert level.value.kind == ErrorKind.BAD_INPUT
+    with pytest.raises(TableError, match="Unknown card") as card:
+        await service.create_table(5, 51, rules=table_rules(card="no-such-card"))
+    assert card.value.kind == ErrorKind.BAD_INPUT
     await service.leave(table_id, ALICE)
-    with pytest.raises(ServiceError, match="no seat"):
+    with pytest.raises(TableError, match="no seat") as seatless:
         await service.leave(table_id, ALICE)
+    assert seatless.value.kind == ErrorKind.NOT_SEATED
+    with pytest.raises(TableError) as missing:
+        await service.join(999, BOB, "Bob")
+    assert missing.value.kind == ErrorKind.NO_TABLE
+
+
+async def test_only_the_creator_or_a_manager_closes_a_table(db: Database) -> None:
+    service = TableService(db, clock=ManualClock())
+    table_id = (await service.create_table(5, 50, seed=1, created_by=ALICE)).table_id
+    with pytest.raises(TableError, match="Only the player who opened") as refused:
+        await service.close_table(table_id, by=BOB)
+    assert refused.value.kind == ErrorKind.FORBIDDEN
+    closed = await service.close_table(table_id, by=BOB, manager=True)
+    assert closed.cause == "close" and closed.view.status == "closed" and table_id not in service.tables
+    (status,) = (await rows(db, "SELECT status FROM tables WHERE table_id = ?", table_id))[0]
+    assert status == "closed"

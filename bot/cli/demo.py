@@ -143,33 +143,30 @@ def _deal_lines(game: Game, say: Callable[[str], None]) -> None:
 
 
 async def _recorded(seed: int, level: str, say: Callable[[str], None], db_path: str, rules: TableRules) -> Game:
+    """Play through the table service (recorded), then tell the game from its action log: the service hands each
+    listener only what its seat may see, and the demo's narrator sees everything, in the order it happened."""
+    from bot.engine.replay import export_replay, replay
     from bot.service.tables import TableService
     from bot.store.db import Database
 
     db = await Database.open(db_path)
     try:
-        service = TableService(db)
+        service = TableService(db, computer_delay=0)
         # The service deals a table's first game from seed + 1.
-        table_id = await service.create_table(0, 0, rules=rules, seed=seed - 1)
+        table_id = (await service.create_table(0, 0, rules=rules, seed=seed - 1)).table_id
         for seat in range(4):
             await service.add_computer(table_id, level, seat)
         table = service.tables[table_id]
-        narrators: list[Narrator] = []
-
-        def narrate(_: int, events: list[Event], private_only: bool = False) -> None:
-            if table.game is None:
-                return
-            if not narrators:
-                narrators.append(Narrator(table.game, say))
-                _deal_lines(table.game, say)
-            narrators[0]([e for e in events if e.private or not private_only])
-
-        service.subscribe(table_id, narrate)
-        for seat in range(4):
-            service.subscribe(table_id, lambda t, evs: narrate(t, evs, private_only=True), seat)
         await service.start(table_id)
         await service.close_table(table_id)
         assert table.game is not None and table.game_id is not None
+        record = export_replay(table.game)
+        _deal_lines(replay(record, table.game.card, stop_at=0).game, say)
+        told = replay(record, table.game.card)
+        narrator = Narrator(told.game, say)
+        narrator(told.opening)
+        for events in told.events:
+            narrator(events)
         say(f"\nRecorded as game {table.game_id} (table {table_id}) in {db_path}.")
         return table.game
     finally:

@@ -78,14 +78,14 @@ async def simulate_recorded(db_path: str, games: int, seed: int, levels: Sequenc
 
     db = await Database.open(db_path)
     try:
-        service = TableService(db, cards=lambda card_id: card)
+        service = TableService(db, cards=lambda card_id: card, computer_delay=0)
         result = SimulationResult()
         turns = 0
         started = time.perf_counter()
         for n in range(games):
             # The service deals game 1 of a table from seed + 1.
-            table_id = await service.create_table(guild_id, n, rules=rules, seed=game_seed_for(seed, n) - 1,
-                                                  east=n % 4)
+            opened = await service.create_table(guild_id, n, rules=rules, seed=game_seed_for(seed, n) - 1, east=n % 4)
+            table_id = opened.table_id
             for seat, level in enumerate(levels):
                 await service.add_computer(table_id, level, seat)
             await service.start(table_id)

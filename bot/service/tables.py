@@ -1,9 +1,14 @@
 """The table service: tables in Discord places, seats, games, deadlines and computer players, with every applied
-action persisted before anyone hears of it. No discord here: the cogs call these methods and subscribe to events.
+action saved before anyone hears of it. No discord here: the cogs call these methods and listen for updates.
 
-Concurrency: one lock per table serialises everything that touches it; an action that the one before it made
-illegal gets the engine's explanation. Durability: an action, its snapshot (version-checked) and, at the end, the
-game's result and ledger settlement are written in one transaction before events are published.
+Every call that changes a table returns (and publishes) one :class:`~bot.service.updates.TableUpdate`; a
+seat's private part is a :class:`~bot.service.updates.SeatUpdate`, made only for that seat. Everything a user
+can cause is refused with a :class:`~bot.service.errors.TableError`.
+
+Concurrency: one lock per table serialises everything that touches it. Updates are queued for listeners while
+the lock is held (so they stay in order) and delivered outside it (:mod:`bot.service.hub`). Durability: an
+action, its snapshot (version-checked) and, at the end, the game's result and ledger settlement are written in
+one transaction before the update is published.
 """
 
 from __future__ import annotations
@@ -12,101 +17,132 @@ import asyncio
 import contextlib
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import datetime
 
 from bot.ai.players import LEVELS
-from bot.ai.selfplay import computer_move
-from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold
+from bot.engine.actions import Action
 from bot.engine.card import Card
-from bot.engine.errors import EngineError
+from bot.engine.errors import CardError
 from bot.engine.events import Event, public
-from bot.engine.game import Game, next_east
-from bot.engine.payouts import payouts
+from bot.engine.game import Game
 from bot.engine.rules import TableRules, rules_from_dict
-from bot.engine.state import GameState, Phase
-from bot.engine.views import seat_view, waiting_for
-from bot.service.cards import load_card
-from bot.store import ledger, records
+from bot.engine.state import GameState
+from bot.store import records
 from bot.store.db import Database
-from bot.store.records import SeatRow, TableRow
+from bot.store.records import SeatRow
 
+from .cards import UnknownCard, load_card
 from .clock import Clock, SystemClock
-from .hub import Hub, Listener
+from .errors import ErrorKind, TableError
+from .hub import Hub, SeatListener, TableListener
+from .keys import parse_action_key
+from .live import LiveTable
+from .play import Referee, snapshot
+from .updates import SeatUpdate, TableOptions, TableUpdate, TableView
+
+MAX_COMPUTER_DELAY = 5.0
 
 
-class ServiceError(Exception):
-    """A request the table cannot carry out; the message is for the person who asked."""
+class TableService(Referee):
+    """Every open table of one bot process, and the clock that moves them on."""
 
-
-@dataclass
-class LiveTable:
-    row: TableRow
-    rules: TableRules
-    names: dict[int, str] = field(default_factory=dict)  # seat -> display name
-    away: set[int] = field(default_factory=set)  # human seats a computer is playing for
-    game: Game | None = None
-    game_id: int | None = None
-    version: int = 0
-    deadline: datetime | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    @property
-    def table_id(self) -> int:
-        return self.row.table_id
-
-    def seat_of(self, player_id: int) -> int | None:
-        return next((s.seat for s in self.row.seats if s.player_id == player_id), None)
-
-    def computer_level(self, seat: int) -> str | None:
-        """The level playing this seat if a computer is playing it now (a computer seat, or an absent human)."""
-        row = self.row.seats[seat]
-        if row.player_id is None:
-            return row.computer_level
-        return (row.computer_level or "normal") if seat in self.away else None
-
-
-class TableService:
     def __init__(self, db: Database, *, clock: Clock | None = None, cards: Callable[[str], Card] = load_card,
-                 turn_timeout: float = 90, charleston_timeout: float = 120) -> None:
+                 turn_timeout: float = 90, charleston_timeout: float = 120, computer_delay: float = 1.5) -> None:
         self.db = db
         self.clock = clock or SystemClock()
         self.cards = cards
         self.turn_timeout = turn_timeout
         self.charleston_timeout = charleston_timeout
+        self.computer_delay = computer_delay  # for new tables that name none
         self.tables: dict[int, LiveTable] = {}
         self.hub = Hub()
         self._wake = asyncio.Event()
 
-    # -- tables and seats ------------------------------------------------------------------------------
-    async def create_table(self, guild_id: int, channel_id: int, *, created_by: int | None = None,
-                           rules: TableRules | None = None, seed: int | None = None, east: int = 0) -> int:
-        """A new table. Game n at it is dealt from ``seed + n``; ``east`` deals the first game."""
-        rules = rules or TableRules()
-        self.cards(rules.card)  # an unknown card fails here, before anything is written
-        seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
-        async with self.db.transaction() as conn:
-            table_id = await records.insert_table(conn, guild_id, channel_id, rules.to_dict(), created_by, seed,
-                                                  east)
-        (row,) = await records.load_tables(self.db, "table_id = ?", (table_id,))
-        self.tables[table_id] = LiveTable(row, rules)
-        return table_id
+    # -- listening -----------------------------------------------------------------------------------------
+    def subscribe(self, listener: TableListener, table_id: int | None = None) -> Callable[[], None]:
+        """Public updates of one table, or of every table; returns a function that unsubscribes."""
+        return self.hub.subscribe(listener, table_id)
 
+    def subscribe_seat(self, listener: SeatListener, table_id: int | None = None,
+                       seat: int | None = None) -> Callable[[], None]:
+        """One seat's private updates; with ``seat`` None, those of every seat a person holds."""
+        return self.hub.subscribe_seat(listener, table_id, seat)
+
+    async def drain(self) -> None:
+        """Wait until every update published so far has reached its listeners."""
+        await self.hub.drain()
+
+    def _publish(self, table: LiveTable, cause: str, events: list[Event]) -> TableUpdate:
+        update = table.table_update(cause, events)
+        humans = {s.seat for s in table.row.seats if s.player_id is not None}
+        wanted = self.hub.seats_wanted(table.table_id, humans)
+        self.hub.publish(update, {s: table.seat_update(update, s, events) for s in wanted})
+        return update
+
+    # -- finding tables ----------------------------------------------------------------------------------------
     def table(self, table_id: int) -> LiveTable:
+        """An open table, or a TableError (NO_TABLE)."""
         table = self.tables.get(table_id)
         if table is None:
-            raise ServiceError(f"There is no open table {table_id}.")
+            raise TableError(ErrorKind.NO_TABLE, f"There is no open table {table_id}.")
         return table
 
     def tables_at(self, guild_id: int, channel_id: int) -> list[LiveTable]:
+        """The open tables in one channel (or thread) of a guild."""
         return [t for t in self.tables.values() if (t.row.guild_id, t.row.channel_id) == (guild_id, channel_id)]
 
-    async def join(self, table_id: int, player_id: int, name: str, seat: int | None = None) -> int:
+    def table_at(self, guild_id: int, channel_id: int) -> LiveTable:
+        """The one open table in a channel, or a TableError saying there is none (or which to pick)."""
+        found = self.tables_at(guild_id, channel_id)
+        if not found:
+            raise TableError(ErrorKind.NO_TABLE, "There is no open table here. Open one with /table new, or use "
+                             "this command in a table's thread.")
+        if len(found) > 1:
+            ids = ", ".join(str(t.table_id) for t in found)
+            raise TableError(ErrorKind.NO_TABLE, f"Several tables are open here ({ids}): use the command in the "
+                             "table's own thread.")
+        return found[0]
+
+    def tables_of(self, player_id: int) -> list[LiveTable]:
+        """The open tables where ``player_id`` has a seat."""
+        return [t for t in self.tables.values() if t.seat_of(player_id) is not None]
+
+    def view(self, table_id: int) -> TableView:
+        """The public view of a table now."""
+        return self.table(table_id).view()
+
+    def seat_update(self, table_id: int, player_id: int) -> SeatUpdate:
+        """The caller's own seat as it is now (rack, choices): for "show my rack"; never another seat's."""
+        table = self.table(table_id)
+        seat = self._seat(table, player_id)
+        return table.seat_update(table.table_update("show", []), seat, [])
+
+    # -- tables and seats --------------------------------------------------------------------------------------
+    async def create_table(self, guild_id: int, channel_id: int, *, created_by: int | None = None,
+                           rules: TableRules | None = None, options: TableOptions | None = None,
+                           seed: int | None = None, east: int = 0) -> TableUpdate:
+        """A new table. Game n at it is dealt from ``seed + n``; ``east`` deals the first game."""
+        rules = rules or TableRules()
+        options = options or TableOptions(self.computer_delay)
+        if not 0 <= options.computer_delay <= MAX_COMPUTER_DELAY:
+            raise TableError(ErrorKind.BAD_INPUT, f"A computer's delay is 0 to {MAX_COMPUTER_DELAY:g} seconds.")
+        self._card(rules.card)  # an unknown or broken card fails here, before anything is written
+        seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
+        async with self.db.transaction() as conn:
+            table_id = await records.insert_table(conn, guild_id, channel_id, rules.to_dict(), created_by, seed,
+                                                  east, options.to_dict())
+        (row,) = await records.load_tables(self.db, "table_id = ?", (table_id,))
+        table = LiveTable(row, rules, options)
+        self.tables[table_id] = table
+        async with table.lock:
+            return self._publish(table, "create", [public("table_opened", None, table_id=table_id)])
+
+    async def join(self, table_id: int, player_id: int, name: str, seat: int | None = None) -> TableUpdate:
+        """Seat a player (in ``seat``, or the first free one)."""
         table = self.table(table_id)
         async with table.lock:
             if table.seat_of(player_id) is not None:
-                raise ServiceError("You already have a seat at this table.")
+                raise TableError(ErrorKind.SEATING, "You already have a seat at this table.")
             self._require_seating(table)
             seat = self._free_seat(table, seat)
             async with self.db.transaction() as conn:
@@ -114,11 +150,13 @@ class TableService:
                 await records.set_seat(conn, table_id, seat, player_id, None)
             table.row.seats[seat] = SeatRow(seat, player_id, None)
             table.names[seat] = name
-            return seat
+            return self._publish(table, "join", [public("joined", seat, name=name)])
 
-    async def add_computer(self, table_id: int, level: str = "normal", seat: int | None = None) -> int:
+    async def add_computer(self, table_id: int, level: str = "normal", seat: int | None = None) -> TableUpdate:
+        """Seat a computer player of ``level``."""
         if level not in LEVELS:
-            raise ServiceError(f"Unknown computer level '{level}'. Choose one of: {', '.join(LEVELS)}.")
+            raise TableError(ErrorKind.BAD_INPUT, f"Unknown computer level '{level}'. Choose one of: "
+                             f"{', '.join(LEVELS)}.")
         table = self.table(table_id)
         async with table.lock:
             self._require_seating(table)
@@ -127,273 +165,225 @@ class TableService:
                 await records.set_seat(conn, table_id, seat, None, level)
             table.row.seats[seat] = SeatRow(seat, None, level)
             table.names[seat] = f"Computer ({level})"
-            return seat
+            return self._publish(table, "computer", [public("computer_added", seat, level=level)])
 
-    async def leave(self, table_id: int, player_id: int) -> None:
+    async def leave(self, table_id: int, player_id: int) -> TableUpdate:
+        """Give up a seat. Mid-game a computer finishes the hand and the seat stays the player's for the ledger."""
         table = self.table(table_id)
         async with table.lock:
-            seat = table.seat_of(player_id)
-            if seat is None:
-                raise ServiceError("You have no seat at this table.")
-            if table.game is not None and table.game.state.phase != Phase.FINISHED:
-                # Mid-game, a computer finishes the hand for her; the seat stays hers for the ledger.
-                table.away.add(seat)
-                await self._run_automatic(table)
-                return
+            seat = self._seat(table, player_id)
+            if table.playing:
+                return await self._set_away(table, [seat], "leave", at_once=True)
+            async with self.db.transaction() as conn:
+                await records.set_seat(conn, table_id, seat, None, None)
+            table.row.seats[seat] = SeatRow(seat, None, None)
+            name = table.names.pop(seat, None)
+            return self._publish(table, "leave", [public("left", seat, name=name)])
+
+    async def remove_computer(self, table_id: int, seat: int) -> TableUpdate:
+        """Free a computer's seat between games."""
+        table = self.table(table_id)
+        async with table.lock:
+            self._require_seating(table)
+            if not 0 <= seat <= 3 or table.row.seats[seat].player_id is not None \
+                    or table.row.seats[seat].computer_level is None:
+                raise TableError(ErrorKind.SEATING, f"Seat {seat} has no computer player.")
             async with self.db.transaction() as conn:
                 await records.set_seat(conn, table_id, seat, None, None)
             table.row.seats[seat] = SeatRow(seat, None, None)
             table.names.pop(seat, None)
+            return self._publish(table, "leave", [public("left", seat, name=None)])
 
-    async def come_back(self, table_id: int, player_id: int) -> None:
+    async def come_back(self, table_id: int, player_id: int) -> TableUpdate:
         """A player whose seat a computer took over plays it again."""
         table = self.table(table_id)
         async with table.lock:
-            seat = table.seat_of(player_id)
-            if seat is None or seat not in table.away:
-                raise ServiceError("Nobody is playing for you at this table.")
-            table.away.discard(seat)
+            seat = self._seat(table, player_id)
+            if seat not in table.away:
+                raise TableError(ErrorKind.SEATING, "Nobody is playing for you at this table: it's your seat.")
+            return await self._set_back(table, seat)
 
-    async def close_table(self, table_id: int) -> None:
-        """Close a table between games; it is no longer loaded at start-up."""
+    async def close_table(self, table_id: int, by: int | None = None, *, manager: bool = False) -> TableUpdate:
+        """Close a table between games (only its creator or a server manager may); it is no longer loaded."""
         table = self.table(table_id)
         async with table.lock:
+            if by is not None and not manager and by != table.row.created_by:
+                raise TableError(ErrorKind.FORBIDDEN, "Only the player who opened this table, or a server "
+                                 "manager, may close it.")
             self._require_seating(table)
             async with self.db.transaction() as conn:
                 await records.set_table_status(conn, table_id, "closed")
+            table.row.status = "closed"
+            table.deadline = table.auto_at = None
             del self.tables[table_id]
+            return self._publish(table, "close", [public("table_closed", None)])
+
+    async def relocate(self, table_id: int, channel_id: int) -> None:
+        """Move a table to another channel of its guild (the thread opened for it)."""
+        table = self.table(table_id)
+        async with table.lock, self.db.transaction() as conn:
+            await records.set_channel(conn, table_id, channel_id)
+            table.row.channel_id = channel_id
+
+    async def set_display(self, table_id: int, **data: object) -> None:
+        """Remember where the table is shown (message ids and the like: the caller's data, kept across restarts)."""
+        table = self.table(table_id)
+        async with table.lock:
+            display = {**table.row.display, **data}
+            async with self.db.transaction() as conn:
+                await records.set_display(conn, table_id, display)
+            table.row.display = display
+
+    def _seat(self, table: LiveTable, player_id: int) -> int:
+        seat = table.seat_of(player_id)
+        if seat is None:
+            raise TableError(ErrorKind.NOT_SEATED, "You have no seat at this table. Join it first (/table join).")
+        return seat
 
     def _require_seating(self, table: LiveTable) -> None:
-        if table.game is not None and table.game.state.phase != Phase.FINISHED:
-            raise ServiceError("A game is in progress at this table; seats change between games.")
+        if table.playing:
+            raise TableError(ErrorKind.SEATING, "A game is in progress at this table; seats change between games.")
 
     def _free_seat(self, table: LiveTable, wanted: int | None) -> int:
         free = [s.seat for s in table.row.seats if s.player_id is None and s.computer_level is None]
         if wanted is not None:
             if wanted not in range(4):
-                raise ServiceError("Seats are numbered 0 to 3.")
+                raise TableError(ErrorKind.SEATING, "Seats are numbered 0 to 3.")
             if wanted not in free:
-                raise ServiceError(f"Seat {wanted} is taken.")
+                raise TableError(ErrorKind.SEATING, f"Seat {wanted} is taken.")
             return wanted
         if not free:
-            raise ServiceError("The table is full.")
+            raise TableError(ErrorKind.SEATING, "The table is full.")
         return free[0]
 
-    # -- games ---------------------------------------------------------------------------------------------
-    async def start(self, table_id: int, *, autoplay: bool = True) -> list[Event]:
-        """Deal the next game. With ``autoplay`` off, computer moves wait for :meth:`step`."""
+    def _card(self, card_id: str) -> Card:
+        try:
+            return self.cards(card_id)
+        except UnknownCard as exc:
+            raise TableError(ErrorKind.BAD_INPUT, str(exc)) from None
+        except CardError as exc:
+            raise TableError(ErrorKind.BAD_INPUT, f"The card '{card_id}' can't be used: {exc.problems[0]}") from None
+
+    # -- games -----------------------------------------------------------------------------------------------
+    async def start(self, table_id: int) -> TableUpdate:
+        """Deal the next game (East rotating from game to game)."""
         table = self.table(table_id)
         async with table.lock:
             self._require_seating(table)
             filled = [s.seat for s in table.row.seats if s.player_id is not None or s.computer_level is not None]
             rules = table.rules
             if len(filled) != rules.players:
-                raise ServiceError(f"This table needs {rules.players} players and has {len(filled)}: invite "
-                                   "someone or add a computer player.")
+                raise TableError(ErrorKind.SEATING, f"This table needs {rules.players} players and has "
+                                 f"{len(filled)}: invite someone or add a computer player.")
             east = table.row.next_east
             if rules.players == 3:
                 empty = next(s for s in range(4) if s not in filled)
                 east = (empty + 1) % 4  # the empty chair is North's
-            card = self.cards(rules.card)
+            card = self._card(rules.card)
             game_no = table.row.games_played + 1
             seed = table.row.seed + game_no
             game, events = Game.new(card, rules, seed, east=east, game_no=game_no)
             async with self.db.transaction() as conn:
                 table.game_id = await records.insert_game(conn, table.row, game_no, card.id, seed, east,
-                                                          _snapshot(game.state), table.row.seats)
+                                                          snapshot(game.state), table.row.seats)
+                await records.set_away(conn, table_id, {s.seat: False for s in table.row.seats})
+            for seat in table.row.seats:
+                seat.away = False
             table.row.games_played = game_no
             table.row.status = "playing"
-            table.away.clear()
             table.game = game
             table.version = 0
-            await self._set_deadline(table)
-            await self.hub.publish(table_id, events)
-            if autoplay:
-                events += await self._run_automatic(table)
-            return events
+            self._schedule(table, None, None)
+            await self._save_deadline(table)
+            update = self._publish(table, "start", events)
+            await self._auto(table)
+            return update
 
-    async def act(self, table_id: int, player_id: int, action: Action, *,
-                  expected_version: int | None = None) -> list[Event]:
-        """A player's action. ``expected_version`` (from the view the button was drawn for) turns a stale
-        button into a clear refusal instead of acting on a table that has moved on."""
+    async def act(self, table_id: int, player_id: int, action: Action | str, *,
+                  token: str | None = None) -> SeatUpdate:
+        """A player's move, given as an action or an action key. With ``token`` (the decision the button was drawn
+        for), the move is refused once that decision is over, and accepted while it is open, whatever else
+        happened meanwhile. Returns the mover's own update."""
         table = self.table(table_id)
         async with table.lock:
             game = self._require_game(table)
-            seat = table.seat_of(player_id)
-            if seat is None:
-                raise ServiceError("You are not seated at this table.")
-            if action.seat != seat:
-                raise ServiceError("That action is for another seat.")
-            if expected_version is not None and expected_version != table.version:
-                raise ServiceError("That button is out of date: the table has moved on. Use the newest message.")
-            table.away.discard(seat)  # acting is proof of presence
-            try:
-                events = await self._apply(table, game, action)
-            except EngineError as exc:
-                raise ServiceError(str(exc)) from None
-            events += await self._run_automatic(table)
-            return events
-
-    def _require_game(self, table: LiveTable) -> Game:
-        if table.game is None or table.game.state.phase == Phase.FINISHED:
-            raise ServiceError("No game is being played at this table.")
-        return table.game
-
-    async def _apply(self, table: LiveTable, game: Game, action: Action) -> list[Event]:
-        """Apply, persist, then publish. If saving fails the table is reloaded from the database."""
-        assert table.game_id is not None
-        before = table.version
-        events = game.apply(action)
-        state = game.state
-        if isinstance(action, Hold):
-            self._extend_deadline(table)
-        else:
-            table.deadline = self._deadline_for(table)
-        saving = self.db.transaction() if state.phase == Phase.FINISHED else self.db.single_statement()
-        try:
-            async with saving as conn:
-                await records.record_action(conn, table.game_id, before, action.to_json(), _snapshot(state),
-                                            _iso(table.deadline))
-                if state.phase == Phase.FINISHED:
-                    # The last action, the game's result and its settlement land together.
-                    await self._finish(conn, table, game)
-        except Exception:
-            await self._reload(table)
-            raise
-        table.version = before + 1
-        await self.hub.publish(table.table_id, events)
-        return events
-
-    async def _finish(self, conn: Any, table: LiveTable, game: Game) -> None:
-        state = game.state
-        assert state.result is not None and table.game_id is not None
-        seats = table.row.seats
-        transfers = [ledger.Transfer(p.payer, seats[p.payer].player_id, p.payee, seats[p.payee].player_id,
-                                     p.amount, p.reason) for p in payouts(state)]
-        east = next_east(state)
-        await records.finish_game(conn, table.game_id, table.table_id, state.result.to_json(), east)
-        await ledger.settle(conn, table.game_id, table.row.guild_id, transfers, memo=f"table {table.table_id}")
-        table.row.next_east = east
-        table.row.status = "open"
-        table.deadline = None
-
-    async def _run_automatic(self, table: LiveTable) -> list[Event]:
-        """Draws happen by themselves; computer players (and computers standing in) act until a human is due."""
-        events: list[Event] = []
-        while (step := await self._automatic_step(table)) is not None:
-            events += step
-        if table.game is not None and not _over(table.game):
-            await self._set_deadline(table)
-        return events
-
-    async def _automatic_step(self, table: LiveTable) -> list[Event] | None:
-        """One draw or one computer move, or None when a human (or the clock) is due."""
-        game = table.game
-        if game is None or _over(game):
-            return None
-        state = game.state
-        if state.phase == Phase.PLAY and state.needs_draw:
-            return await self._apply(table, game, Draw(state.turn))
-        computer = next((s for s in waiting_for(game) if table.computer_level(s)), None)
-        if computer is None:
-            return None
-        level = table.computer_level(computer)
-        assert level is not None
-        return await self._apply(table, game, computer_move(level, game, computer))
+            seat = self._seat(table, player_id)
+            if isinstance(action, str):
+                action = parse_action_key(action, seat)
+            elif action.seat != seat:
+                raise TableError(ErrorKind.ILLEGAL, "That move is for another seat.")
+            self._require_open(game, token)
+            if seat in table.away:
+                await self._set_back(table, seat)  # acting is proof of presence
+            update, events = await self._apply(table, action, "act")
+            mine = table.seat_update(update, seat, events)
+            await self._auto(table)
+            return mine
 
     async def step(self, table_id: int) -> bool:
-        """Make one automatic move at a table, if one is due; lets a caller pace computer players."""
+        """Make every automatic move that is due at a table now; False if none was."""
         table = self.table(table_id)
         async with table.lock:
-            return await self._automatic_step(table) is not None
+            return await self._auto(table) > 0
 
-    # -- deadlines -----------------------------------------------------------------------------------------
-    def _deadline_for(self, table: LiveTable) -> datetime | None:
-        game = table.game
-        if game is None or game.state.phase == Phase.FINISHED:
-            return None
-        now = self.clock.now()
-        phase = game.state.phase
-        if phase == Phase.CALL_WINDOW:
-            return now + timedelta(seconds=table.rules.call_window_seconds)
-        if phase in (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY):
-            return now + timedelta(seconds=self.charleston_timeout)
-        return now + timedelta(seconds=self.turn_timeout)
-
-    def _extend_deadline(self, table: LiveTable) -> None:
-        base = table.deadline or self.clock.now()
-        table.deadline = base + timedelta(seconds=table.rules.hold_seconds)
-
-    async def _set_deadline(self, table: LiveTable) -> None:
-        if table.game_id is None:
-            return
-        async with self.db.single_statement() as conn:
-            await records.set_deadline(conn, table.game_id, _iso(table.deadline))
-        self._wake.set()
+    # -- the clock ---------------------------------------------------------------------------------------------
+    def next_wakeup(self) -> datetime | None:
+        """The earliest moment the clock must act at some table."""
+        moments = [m for t in self.tables.values() for m in (t.deadline, t.auto_at) if m is not None]
+        return min(moments) if moments else None
 
     async def tick(self) -> int:
-        """Act on every deadline that has passed; returns how many tables were moved on."""
-        moved = 0
-        now = self.clock.now()
-        for table in list(self.tables.values()):
-            if table.deadline is None or table.deadline > now:
+        """Act on every deadline and computer move that is due, earliest first; returns how many were acted on."""
+        acted = 0
+        for _ in range(10_000):  # each pass acts on something due; a table cannot stay due forever
+            now = self.clock.now()
+            due = sorted((moment, t.table_id) for t in self.tables.values()
+                         for moment in (t.deadline, t.auto_at) if moment is not None and moment <= now)
+            if not due:
+                break
+            _, table_id = due[0]
+            table = self.tables.get(table_id)
+            if table is None:
                 continue
             async with table.lock:
-                if table.deadline is None or table.deadline > self.clock.now() or table.game is None:
-                    continue
-                game = table.game
-                if game.state.phase == Phase.FINISHED:
-                    table.deadline = None
-                    continue
-                events: list[Event] = []
-                if game.state.phase == Phase.CALL_WINDOW:
-                    events += await self._apply(table, game, CloseWindow(TABLE))
-                else:
-                    late = [s for s in waiting_for(game) if not table.computer_level(s)]
-                    table.away.update(late)
-                    notices = [public("computer_takes_over", s) for s in late]
-                    await self.hub.publish(table.table_id, notices)
-                events += await self._run_automatic(table)
-                moved += 1
-        return moved
-
-    def next_deadline(self) -> datetime | None:
-        deadlines = [t.deadline for t in self.tables.values() if t.deadline is not None]
-        return min(deadlines) if deadlines else None
+                acted += await self._act_on_time(table)
+        return acted
 
     async def run(self, stop: asyncio.Event) -> None:
         """Keep every table's clock running until ``stop`` is set (the bot's background task)."""
         while not stop.is_set():
             await self.tick()
             self._wake.clear()
-            deadline = self.next_deadline()
-            wait = 5.0 if deadline is None else max(0.0, (deadline - self.clock.now()).total_seconds())
+            wakeup = self.next_wakeup()
+            wait = 5.0 if wakeup is None else max(0.0, (wakeup - self.clock.now()).total_seconds())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=min(wait, 5.0))
 
-    # -- restoring -----------------------------------------------------------------------------------------
+    # -- restoring ---------------------------------------------------------------------------------------------
     async def restore(self) -> int:
-        """Load every table that is not closed and pick its game up exactly where it was. Deadlines that passed
-        while the service was down are acted on at the next :meth:`tick`, as if on time."""
+        """Load every table that is not closed and pick its game up exactly where it was. Computer moves due are
+        made at the next :meth:`tick`, and deadlines that passed while the service was down are acted on then,
+        earliest first, as if on time."""
         for row in await records.load_tables(self.db):
-            table = LiveTable(row, rules_from_dict(row.rules))
+            table = LiveTable(row, rules_from_dict(row.rules), TableOptions.from_dict(row.options))
+            table.names = await records.seat_names(self.db, row.seats)
             await self._load_game(table)
-            table.names = await records.seat_names(self.db, table.row.seats)
             self.tables[row.table_id] = table
         return len(self.tables)
 
     async def _load_game(self, table: LiveTable) -> None:
         found = await records.unfinished_game(self.db, table.table_id)
         if found is None:
-            table.game = table.game_id = table.deadline = None
+            table.game = table.game_id = table.deadline = table.auto_at = None
             return
         game_id, version, state_json, deadline = found
         state = GameState.from_json(state_json)
-        table.game = Game(state, self.cards(state.card_id))
+        table.game = Game(state, self._card(state.card_id))
         table.game_id = game_id
         table.version = version
         table.deadline = datetime.fromisoformat(deadline) if deadline else None
-        table.row.seats = await records.game_seat_players(self.db, game_id)
+        # Computers owe their answers at once: a window open at the crash is answered, not lost.
+        table.auto_at = self.clock.now() if table.computers_awaited() else None
 
     async def _reload(self, table: LiveTable) -> None:
         (row,) = await records.load_tables(self.db, "table_id = ?", (table.table_id,))
@@ -404,40 +394,10 @@ class TableService:
         """Play out every unfinished game whose seats are all computer players (``charleston tables resume``)."""
         finished: list[int] = []
         for table in list(self.tables.values()):
-            game = table.game
-            if game is None or _over(game) or any(s.player_id is not None for s in table.row.seats):
+            if not table.playing or any(s.player_id is not None for s in table.row.seats):
                 continue
             async with table.lock:
-                await self._run_automatic(table)
-                while not _over(game):  # a call window left open, waiting only for its clock
-                    await self._apply(table, game, CloseWindow(TABLE))
-                    await self._run_automatic(table)
+                await self._play_out(table)
             finished.append(table.table_id)
         return finished
 
-    # -- views and events ----------------------------------------------------------------------------------
-    def subscribe(self, table_id: int, listener: Listener, seat: int | None = None) -> Callable[[], None]:
-        return self.hub.subscribe(table_id, listener, seat)
-
-    def view(self, table_id: int, player_id: int) -> Any:
-        table = self.table(table_id)
-        game = self._require_game(table)
-        seat = table.seat_of(player_id)
-        if seat is None:
-            raise ServiceError("You are not seated at this table.")
-        return seat_view(game, seat)
-
-
-def _over(game: Game) -> bool:
-    return game.state.phase == Phase.FINISHED
-
-
-def _snapshot(state: GameState) -> dict[str, Any]:
-    """The state as stored: without its action log, which lives row by row in the actions table."""
-    data = state.to_json()
-    data["log"] = []
-    return data
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment is not None else None

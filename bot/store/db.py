@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -31,8 +32,9 @@ class Database:
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self.conn = conn
         self.path = path
-        # One connection serves every coroutine, so transactions must not interleave on it.
-        self._write_lock = asyncio.Lock()
+        # One connection serves every coroutine, so transactions must not interleave on it, and a read must not
+        # run inside another coroutine's open transaction (it would see uncommitted rows).
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path | None = None) -> Database:
@@ -66,16 +68,33 @@ class Database:
         return await self.schema_version()
 
     @asynccontextmanager
+    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection for reading committed data: never inside another coroutine's open transaction."""
+        async with self._lock:
+            yield self.conn
+
+    async def fetchall(self, query: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        """Every row of a query, from committed data."""
+        async with self.read() as conn, conn.execute(query, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def fetchone(self, query: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        """The first row of a query (or None), from committed data."""
+        async with self.read() as conn, conn.execute(query, params) as cursor:
+            row: aiosqlite.Row | None = await cursor.fetchone()
+            return row
+
+    @asynccontextmanager
     async def single_statement(self) -> AsyncIterator[aiosqlite.Connection]:
         """The connection for one self-contained write statement (autocommit makes it its own transaction),
         kept from running inside another coroutine's open transaction."""
-        async with self._write_lock:
+        async with self._lock:
             yield self.conn
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if the block raises."""
-        async with self._write_lock:
+        async with self._lock:
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self.conn

@@ -85,52 +85,45 @@ async def balance(db: Database, player_id: int, guild_id: int | None = None) -> 
     if guild_id is not None:
         query += " AND t.guild_id = ?"
         params += (guild_id,)
-    async with db.conn.execute(query, params) as cursor:
-        row = await cursor.fetchone()
+    row = await db.fetchone(query, params)
     return int(row[0]) if row else 0
 
 
 async def history(db: Database, player_id: int, limit: int = 50) -> list[dict[str, object]]:
     """A player's postings, newest first."""
-    async with db.conn.execute(
+    return [dict(row) for row in await db.fetchall(
             "SELECT t.txn_id, t.game_id, t.kind, t.created_at, p.amount, p.reason FROM ledger_postings p "
             "JOIN ledger_transactions t USING (txn_id) WHERE t.closed = 1 AND p.player_id = ? "
-            "ORDER BY t.txn_id DESC, p.posting_id DESC LIMIT ?", (player_id, limit)) as cursor:
-        return [dict(row) for row in await cursor.fetchall()]
+            "ORDER BY t.txn_id DESC, p.posting_id DESC LIMIT ?", (player_id, limit))]
 
 
 async def game_breakdown(db: Database, game_id: int) -> list[dict[str, object]]:
     """Every posting of a game (settlement and corrections), in order."""
-    async with db.conn.execute(
+    return [dict(row) for row in await db.fetchall(
             "SELECT t.txn_id, t.kind, p.account, p.player_id, p.seat, p.amount, p.reason FROM ledger_postings p "
             "JOIN ledger_transactions t USING (txn_id) WHERE t.game_id = ? AND t.closed = 1 "
-            "ORDER BY p.posting_id", (game_id,)) as cursor:
-        return [dict(row) for row in await cursor.fetchall()]
+            "ORDER BY p.posting_id", (game_id,))]
 
 
 async def verify(db: Database) -> list[str]:
     """Problems found: games whose postings do not sum to zero, games settled more than once, open transactions
     left with postings. Empty when the ledger is sound."""
     problems: list[str] = []
-    async with db.conn.execute(
+    for game_id, total in await db.fetchall(
             "SELECT t.game_id, SUM(p.amount) FROM ledger_transactions t JOIN ledger_postings p USING (txn_id) "
-            "WHERE t.closed = 1 GROUP BY t.game_id HAVING SUM(p.amount) != 0") as cursor:
-        for game_id, total in await cursor.fetchall():
-            problems.append(f"game {game_id}: postings sum to {total}, not 0")
-    async with db.conn.execute(
+            "WHERE t.closed = 1 GROUP BY t.game_id HAVING SUM(p.amount) != 0"):
+        problems.append(f"game {game_id}: postings sum to {total}, not 0")
+    for game_id, count in await db.fetchall(
             "SELECT game_id, COUNT(*) FROM ledger_transactions WHERE kind = 'settlement' "
-            "GROUP BY game_id HAVING COUNT(*) > 1") as cursor:
-        for game_id, count in await cursor.fetchall():
-            problems.append(f"game {game_id}: settled {count} times")
-    async with db.conn.execute(
+            "GROUP BY game_id HAVING COUNT(*) > 1"):
+        problems.append(f"game {game_id}: settled {count} times")
+    for txn_id, game_id in await db.fetchall(
             "SELECT t.txn_id, t.game_id FROM ledger_transactions t WHERE t.closed = 0 "
-            "AND EXISTS (SELECT 1 FROM ledger_postings p WHERE p.txn_id = t.txn_id)") as cursor:
-        for txn_id, game_id in await cursor.fetchall():
-            problems.append(f"transaction {txn_id} (game {game_id}) was never closed")
-    async with db.conn.execute(
+            "AND EXISTS (SELECT 1 FROM ledger_postings p WHERE p.txn_id = t.txn_id)"):
+        problems.append(f"transaction {txn_id} (game {game_id}) was never closed")
+    for (game_id,) in await db.fetchall(
             "SELECT g.game_id FROM games g WHERE g.ended_at IS NOT NULL "
             "AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.game_id = g.game_id "
-            "AND t.kind = 'settlement' AND t.closed = 1)") as cursor:
-        for (game_id,) in await cursor.fetchall():
-            problems.append(f"game {game_id} has ended but has no settlement")
+            "AND t.kind = 'settlement' AND t.closed = 1)"):
+        problems.append(f"game {game_id} has ended but has no settlement")
     return problems

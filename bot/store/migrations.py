@@ -169,4 +169,11 @@ MIGRATIONS: list[str] = [
          WHERE game_id = NEW.game_id;
     END;
     """,
+    # 3: how the service runs a table (computer pacing), where it is shown (kept for the Discord layer), and which
+    # players are away (a computer playing their seat), so a restart restores all three.
+    """
+    ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE tables ADD COLUMN display TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE table_seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0 CHECK (away IN (0, 1));
+    """,
 ]

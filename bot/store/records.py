@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
@@ -23,6 +23,7 @@ class SeatRow:
     seat: int
     player_id: int | None
     computer_level: str | None
+    away: bool = False  # a computer is playing this person's seat until they come back
 
 
 @dataclass(slots=True)
@@ -37,6 +38,8 @@ class TableRow:
     next_east: int
     seed: int
     seats: list[SeatRow]
+    options: dict[str, Any] = field(default_factory=dict)
+    display: dict[str, Any] = field(default_factory=dict)
 
 
 async def upsert_player(conn: aiosqlite.Connection, player_id: int, name: str) -> None:
@@ -47,11 +50,12 @@ async def upsert_player(conn: aiosqlite.Connection, player_id: int, name: str) -
 
 
 async def insert_table(conn: aiosqlite.Connection, guild_id: int, channel_id: int, rules: dict[str, Any],
-                       created_by: int | None, seed: int, east: int = 0) -> int:
+                       created_by: int | None, seed: int, east: int = 0, options: dict[str, Any] | None = None) -> int:
+    """A new open table with four empty seats; returns its id."""
     cursor = await conn.execute(
-        "INSERT INTO tables (guild_id, channel_id, status, rules, created_by, created_at, seed, next_east) "
-        "VALUES (?, ?, 'open', ?, ?, ?, ?, ?)",
-        (guild_id, channel_id, json.dumps(rules), created_by, now_iso(), seed, east))
+        "INSERT INTO tables (guild_id, channel_id, status, rules, created_by, created_at, seed, next_east, options) "
+        "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?)",
+        (guild_id, channel_id, json.dumps(rules), created_by, now_iso(), seed, east, json.dumps(options or {})))
     assert cursor.lastrowid is not None
     for seat in range(4):
         await conn.execute("INSERT INTO table_seats (table_id, seat) VALUES (?, ?)", (cursor.lastrowid, seat))
@@ -60,8 +64,25 @@ async def insert_table(conn: aiosqlite.Connection, guild_id: int, channel_id: in
 
 async def set_seat(conn: aiosqlite.Connection, table_id: int, seat: int, player_id: int | None,
                    computer_level: str | None) -> None:
-    await conn.execute("UPDATE table_seats SET player_id = ?, computer_level = ? WHERE table_id = ? AND seat = ?",
-                       (player_id, computer_level, table_id, seat))
+    """Seat a player or a computer (or nobody), present."""
+    await conn.execute("UPDATE table_seats SET player_id = ?, computer_level = ?, away = 0 "
+                       "WHERE table_id = ? AND seat = ?", (player_id, computer_level, table_id, seat))
+
+
+async def set_away(conn: aiosqlite.Connection, table_id: int, seats: dict[int, bool]) -> None:
+    """Mark seats away (a computer plays for them) or back."""
+    await conn.executemany("UPDATE table_seats SET away = ? WHERE table_id = ? AND seat = ?",
+                           [(int(away), table_id, seat) for seat, away in seats.items()])
+
+
+async def set_display(conn: aiosqlite.Connection, table_id: int, display: dict[str, Any]) -> None:
+    """Where the table is shown (the caller's own data, kept as JSON)."""
+    await conn.execute("UPDATE tables SET display = ? WHERE table_id = ?", (json.dumps(display), table_id))
+
+
+async def set_channel(conn: aiosqlite.Connection, table_id: int, channel_id: int) -> None:
+    """Move the table to another channel (a thread opened for it)."""
+    await conn.execute("UPDATE tables SET channel_id = ? WHERE table_id = ?", (channel_id, table_id))
 
 
 async def set_table_status(conn: aiosqlite.Connection, table_id: int, status: str) -> None:
@@ -69,16 +90,16 @@ async def set_table_status(conn: aiosqlite.Connection, table_id: int, status: st
 
 
 async def load_tables(db: Database, where: str = "status != 'closed'", params: tuple[Any, ...] = ()) -> list[TableRow]:
-    async with db.conn.execute(f"SELECT * FROM tables WHERE {where} ORDER BY table_id", params) as cursor:
-        rows = await cursor.fetchall()
+    """The tables matching ``where`` (default: every table not closed), with their seats."""
+    rows = await db.fetchall(f"SELECT * FROM tables WHERE {where} ORDER BY table_id", params)
     tables = []
     for row in rows:
-        async with db.conn.execute("SELECT seat, player_id, computer_level FROM table_seats WHERE table_id = ? "
-                                   "ORDER BY seat", (row["table_id"],)) as cursor:
-            seats = [SeatRow(*r) for r in await cursor.fetchall()]
+        seats = [SeatRow(r[0], r[1], r[2], bool(r[3])) for r in await db.fetchall(
+            "SELECT seat, player_id, computer_level, away FROM table_seats WHERE table_id = ? ORDER BY seat",
+            (row["table_id"],))]
         tables.append(TableRow(row["table_id"], row["guild_id"], row["channel_id"], row["status"],
                                json.loads(row["rules"]), row["created_by"], row["games_played"], row["next_east"],
-                               row["seed"], seats))
+                               row["seed"], seats, json.loads(row["options"]), json.loads(row["display"])))
     return tables
 
 
@@ -138,32 +159,29 @@ async def finish_game(conn: aiosqlite.Connection, game_id: int, table_id: int, r
 
 async def unfinished_game(db: Database, table_id: int) -> tuple[int, int, dict[str, Any], str | None] | None:
     """(game_id, version, state, deadline) of the table's game in progress, with its action log restored."""
-    async with db.conn.execute(
+    row = await db.fetchone(
             "SELECT g.game_id, s.version, s.state, s.deadline FROM games g JOIN snapshots s USING (game_id) "
-            "WHERE g.table_id = ? AND g.ended_at IS NULL ORDER BY g.game_id DESC LIMIT 1", (table_id,)) as cursor:
-        row = await cursor.fetchone()
+            "WHERE g.table_id = ? AND g.ended_at IS NULL ORDER BY g.game_id DESC LIMIT 1", (table_id,))
     if row is None:
         return None
     state = json.loads(row["state"])
-    async with db.conn.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq",
-                               (row["game_id"],)) as cursor:
-        state["log"] = [json.loads(r[0]) for r in await cursor.fetchall()]
+    actions = await db.fetchall("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (row["game_id"],))
+    state["log"] = [json.loads(r[0]) for r in actions]
     return row["game_id"], row["version"], state, row["deadline"]
 
 
 async def game_seat_players(db: Database, game_id: int) -> list[SeatRow]:
-    async with db.conn.execute("SELECT seat, player_id, computer_level FROM game_seats WHERE game_id = ? "
-                               "ORDER BY seat", (game_id,)) as cursor:
-        return [SeatRow(*r) for r in await cursor.fetchall()]
+    """Who played each seat of a game (as dealt; away flags are the table's)."""
+    rows = await db.fetchall("SELECT seat, player_id, computer_level FROM game_seats WHERE game_id = ? ORDER BY seat",
+                             (game_id,))
+    return [SeatRow(*r) for r in rows]
 
 
 async def seat_names(db: Database, seats: list[SeatRow]) -> dict[int, str]:
     names: dict[int, str] = {}
     for seat in seats:
         if seat.player_id is not None:
-            async with db.conn.execute("SELECT display_name FROM players WHERE player_id = ?",
-                                       (seat.player_id,)) as cursor:
-                row = await cursor.fetchone()
+            row = await db.fetchone("SELECT display_name FROM players WHERE player_id = ?", (seat.player_id,))
             names[seat.seat] = row[0] if row else str(seat.player_id)
         elif seat.computer_level:
             names[seat.seat] = f"Computer ({seat.computer_level})"

@@ -85,9 +85,8 @@ def current_week(league: League, now: datetime | None = None) -> str:
 
 
 async def get_league(db: Database, guild_id: int) -> League:
-    async with db.conn.execute("SELECT guild_id, name, timezone, week_start FROM leagues WHERE guild_id = ?",
-                               (guild_id,)) as cursor:
-        row = await cursor.fetchone()
+    row = await db.fetchone("SELECT guild_id, name, timezone, week_start FROM leagues WHERE guild_id = ?",
+                            (guild_id,))
     if row is None:
         return League(guild_id)
     return League(row[0], row[1], row[2], row[3])
@@ -124,21 +123,19 @@ async def standings(db: Database, guild_id: int, start: datetime | None = None,
     if end is not None:
         where += " AND g.ended_at < ?"
         params.append(end.astimezone(UTC).isoformat(timespec="milliseconds"))
-    async with db.conn.execute(f"""
+    rows = await db.fetchall(f"""
             SELECT gs.player_id, COALESCE(p.display_name, CAST(gs.player_id AS TEXT)) AS name, COUNT(*) AS games,
                    SUM(g.winner_seat = gs.seat) AS wins,
                    SUM(g.winner_seat = gs.seat AND g.self_pick) AS self_picks,
                    SUM(g.winner_seat = gs.seat AND g.jokerless) AS jokerless_wins
               FROM game_seats gs JOIN games g USING (game_id) LEFT JOIN players p ON p.player_id = gs.player_id
              WHERE {where} AND gs.player_id IS NOT NULL
-             GROUP BY gs.player_id""", params) as cursor:
-        rows = await cursor.fetchall()
-    async with db.conn.execute(f"""
+             GROUP BY gs.player_id""", params)
+    net = {player: int(total) for player, total in await db.fetchall(f"""
             SELECT lp.player_id, SUM(lp.amount) FROM ledger_postings lp
               JOIN ledger_transactions lt ON lt.txn_id = lp.txn_id JOIN games g ON g.game_id = lt.game_id
              WHERE {where} AND lt.closed = 1 AND lp.player_id IS NOT NULL
-             GROUP BY lp.player_id""", params) as cursor:
-        net = {player: int(total) for player, total in await cursor.fetchall()}
+             GROUP BY lp.player_id""", params)}
     table = [Standing(r["player_id"], r["name"], net.get(r["player_id"], 0), int(r["games"]), int(r["wins"]),
                       round(r["wins"] / r["games"], 3), int(r["self_picks"]), int(r["jokerless_wins"]))
              for r in rows]

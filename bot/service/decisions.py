@@ -1,0 +1,77 @@
+"""Decision tokens: a short name for each decision a table waits on, so a button drawn for one decision keeps
+working while that decision is open, however many unrelated moves happen meanwhile, and is refused once it is
+over.
+
+A token is ``<game number><letter><n>``, derived from the game state alone (so it survives restarts):
+
+    3c2   game 3, Charleston pass number 2 (the first left)     3v    the vote to stop after the first left
+    3k    the courtesy pass                                     3t31  the turn after 31 discards
+    3w31  the call window on discard 31 (under the 1946 rules it stays open into the next turn)
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.engine import charleston as ch
+from bot.engine.game import Game
+from bot.engine.state import Phase
+
+_TOKEN = re.compile(r"^(\d{1,6})([cvktw])(\d{0,4})$")
+
+
+def current_token(game: Game) -> str | None:
+    """The token of the decision the table waits on now; None once the game is over."""
+    state = game.state
+    g = state.game_no
+    match state.phase:
+        case Phase.CHARLESTON:
+            assert state.charleston is not None
+            return f"{g}c{state.charleston.stage}"
+        case Phase.CHARLESTON_VOTE:
+            return f"{g}v"
+        case Phase.COURTESY:
+            return f"{g}k"
+        case Phase.PLAY:
+            return f"{g}t{state.turns}"
+        case Phase.CALL_WINDOW:
+            return f"{g}w{state.turns}"
+    return None
+
+
+def open_tokens(game: Game) -> frozenset[str]:
+    """Every decision still open: the current one, and under the 1946 rules the discard still claimable."""
+    token = current_token(game)
+    tokens = {token} if token else set()
+    if game.state.phase == Phase.PLAY and game.state.late_window is not None:
+        tokens.add(f"{game.state.game_no}w{game.state.turns}")
+    return frozenset(tokens)
+
+
+def is_token(text: str) -> bool:
+    """Whether ``text`` has the shape of a decision token."""
+    return bool(_TOKEN.match(text))
+
+
+def describe(token: str) -> str:
+    """The decision a token names, in words: "the first left pass", "the call on discard 31"."""
+    found = _TOKEN.match(token)
+    if not found:
+        return "an earlier decision"
+    game, letter, n = found.groups()
+    if letter == "c":
+        what = f"the {ch.PASSES[int(n)].name} pass" if n and int(n) < len(ch.PASSES) else "a Charleston pass"
+    elif letter == "v":
+        what = "the vote to stop the Charleston"
+    elif letter == "k":
+        what = "the courtesy pass"
+    elif letter == "t":
+        what = f"the turn after discard {n}"
+    else:
+        what = f"the call on discard {n}"
+    return f"{what} of game {game}"
+
+
+def gone_message(token: str) -> str:
+    """What a player is told when a button's decision is over."""
+    return f"That button was for {describe(token)}, which is over. Use the newest message."

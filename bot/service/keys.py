@@ -1,0 +1,115 @@
+"""Action keys: a short, stable text for each action a seat can take, small enough for a Discord custom_id.
+
+The seat is not part of the key (the service knows who pressed), so one key means the same move for everyone:
+
+    d.5D            discard 5 Dot                  m        declare Mah Jongg on your own turn
+    c.5D-5D-J       call for an exposure with these rack tiles            cm       call the discard for Mah Jongg
+    p               pass on the discard            h        wait (hold the call window)
+    cp.5D-N-RD.0    Charleston pass: own tiles, then how many blind        v.1 / v.0  stop / go on (the vote)
+    co.5D-N         courtesy offer (may be empty: ``co.``)                 x.2.0.5D   give 5D for the joker in seat 2's
+    b.17            swap a blank for discard 17    dr       draw              exposure 0
+"""
+
+from __future__ import annotations
+
+from bot.engine.actions import (
+    Action,
+    Call,
+    CharlestonPass,
+    CharlestonVote,
+    CourtesyOffer,
+    DeclareMahJongg,
+    Discard,
+    Draw,
+    ExchangeJoker,
+    Hold,
+    PassCall,
+    SwapBlank,
+)
+from bot.engine.errors import TileError
+from bot.engine.notation import parse_tile
+from bot.engine.tiles import code
+
+from .errors import ErrorKind, TableError
+
+MAX_KEY_LENGTH = 60
+
+
+def _tiles(tiles: tuple[int, ...]) -> str:
+    return "-".join(code(t) for t in tiles)
+
+
+def action_key(action: Action) -> str:
+    """The key of ``action`` (see the module docstring); parses back with :func:`parse_action_key`."""
+    match action:
+        case Discard(tile=tile):
+            return f"d.{code(tile)}"
+        case Call(mahjong=True):
+            return "cm"
+        case Call(tiles=tiles):
+            return f"c.{_tiles(tiles)}"
+        case PassCall():
+            return "p"
+        case Hold():
+            return "h"
+        case DeclareMahJongg():
+            return "m"
+        case Draw():
+            return "dr"
+        case CharlestonPass(tiles=tiles, blind=blind):
+            return f"cp.{_tiles(tiles)}.{blind}"
+        case CharlestonVote(stop=stop):
+            return f"v.{int(stop)}"
+        case CourtesyOffer(tiles=tiles):
+            return f"co.{_tiles(tiles)}"
+        case ExchangeJoker(owner=owner, exposure=exposure, tile=tile):
+            return f"x.{owner}.{exposure}.{code(tile)}"
+        case SwapBlank(discard=discard):
+            return f"b.{discard}"
+    raise ValueError(f"no key for {action!r}")  # the table's own actions (closing a window) have none
+
+
+def parse_action_key(key: str, seat: int) -> Action:
+    """The action ``key`` stands for, taken by ``seat``; a malformed key is a :class:`TableError` (BAD_INPUT)."""
+    try:
+        return _parse(key, seat)
+    except (ValueError, TileError, IndexError):
+        raise TableError(ErrorKind.BAD_INPUT, f"'{key[:MAX_KEY_LENGTH]}' is not a move this table knows. Use the "
+                         "buttons or the command's suggestions.") from None
+
+
+def _parse_tiles(text: str) -> tuple[int, ...]:
+    return tuple(int(parse_tile(t)) for t in text.split("-")) if text else ()
+
+
+def _number(text: str) -> int:
+    if not text.isdigit() or len(text) > 4:
+        raise ValueError(text)
+    return int(text)
+
+
+def _parse(key: str, seat: int) -> Action:
+    if len(key) > MAX_KEY_LENGTH:
+        raise ValueError(key)
+    head, _, rest = key.partition(".")
+    parts = rest.split(".") if rest or key.endswith(".") else []
+    simple: dict[str, Action] = {"cm": Call(seat, (), True), "p": PassCall(seat), "h": Hold(seat),
+                                 "m": DeclareMahJongg(seat), "dr": Draw(seat)}
+    if head in simple and not parts:
+        return simple[head]
+    match head, parts:
+        case "d", [tile]:
+            return Discard(seat, int(parse_tile(tile)))
+        case "c", [tiles] if tiles:
+            return Call(seat, _parse_tiles(tiles), False)
+        case "cp", [tiles, blind]:
+            return CharlestonPass(seat, _parse_tiles(tiles), _number(blind))
+        case "v", ["0" | "1" as stop]:
+            return CharlestonVote(seat, stop == "1")
+        case "co", [tiles]:
+            return CourtesyOffer(seat, _parse_tiles(tiles))
+        case "x", [owner, exposure, tile]:
+            return ExchangeJoker(seat, _number(owner), _number(exposure), int(parse_tile(tile)))
+        case "b", [discard]:
+            return SwapBlank(seat, _number(discard))
+    raise ValueError(key)

@@ -1,0 +1,102 @@
+"""A table held in memory by the service, and the updates built from it."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.engine.events import Event
+from bot.engine.game import Game
+from bot.engine.rules import TableRules
+from bot.engine.state import Phase
+from bot.engine.tiles import Tile
+from bot.engine.views import public_view, seat_view, waiting_for
+from bot.store.records import TableRow
+
+from .choices import SeatChoices, choices_for
+from .decisions import current_token
+from .updates import LOBBY, SeatInfo, SeatUpdate, TableOptions, TableUpdate, TableView
+
+DEFAULT_LEVEL = "normal"  # the computer that stands in for an away player
+
+
+@dataclass
+class LiveTable:
+    """One open table: its stored row, the game in progress, its clock and its lock."""
+
+    row: TableRow
+    rules: TableRules
+    options: TableOptions
+    names: dict[int, str] = field(default_factory=dict)  # seat -> display name
+    game: Game | None = None
+    game_id: int | None = None
+    version: int = 0  # actions applied to the game (the stored snapshot's version)
+    deadline: datetime | None = None  # when the clock acts for the people it waits for
+    auto_at: datetime | None = None  # when the next computer move is due
+    updates: int = 0  # updates published in this process
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def table_id(self) -> int:
+        """The table's id."""
+        return self.row.table_id
+
+    @property
+    def playing(self) -> bool:
+        """Whether a game is in progress (dealt and not finished)."""
+        return self.game is not None and self.game.state.phase != Phase.FINISHED
+
+    @property
+    def away(self) -> set[int]:
+        """Seats of people a computer is playing for."""
+        return {s.seat for s in self.row.seats if s.away and s.player_id is not None}
+
+    def seat_of(self, player_id: int) -> int | None:
+        """The seat ``player_id`` holds here, if any."""
+        return next((s.seat for s in self.row.seats if s.player_id == player_id), None)
+
+    def computer_level(self, seat: int) -> str | None:
+        """The level playing this seat if a computer is playing it now (a computer seat, or an away human)."""
+        row = self.row.seats[seat]
+        if row.player_id is None:
+            return row.computer_level
+        return (row.computer_level or DEFAULT_LEVEL) if row.away else None
+
+    def awaiting(self) -> tuple[int, ...]:
+        """The seats the game waits for now."""
+        return tuple(waiting_for(self.game)) if self.playing and self.game is not None else ()
+
+    def people_awaited(self) -> list[int]:
+        """Awaited seats that a person (not a computer) must answer."""
+        return [s for s in self.awaiting() if not self.computer_level(s)]
+
+    def computers_awaited(self) -> list[int]:
+        """Awaited seats a computer answers (computer seats and away players)."""
+        return [s for s in self.awaiting() if self.computer_level(s)]
+
+    def view(self) -> TableView:
+        """The public picture of the table now."""
+        seats = tuple(SeatInfo(s.seat, s.player_id, self.names.get(s.seat), self.computer_level(s.seat),
+                               s.away and s.player_id is not None) for s in self.row.seats)
+        wild = Tile.F if self.rules.flowers_wild else Tile.J
+        return TableView(self.table_id, self.row.guild_id, self.row.channel_id, self.row.status, self.row.created_by,
+                         self.rules, self.options, seats, wild, self.row.games_played,
+                         public_view(self.game) if self.game is not None else None, dict(self.row.display))
+
+    def table_update(self, cause: str, events: list[Event]) -> TableUpdate:
+        """The next public update, for a change just made."""
+        self.updates += 1
+        game = self.game
+        phase = game.state.phase.value if game is not None else LOBBY
+        token = current_token(game) if game is not None else None
+        return TableUpdate(self.table_id, self.updates, cause, phase, self.awaiting(), self.deadline, token,
+                           tuple(e for e in events if not e.private), self.view())
+
+    def seat_update(self, update: TableUpdate, seat: int, events: list[Event]) -> SeatUpdate:
+        """``update`` as ``seat`` sees it: with its rack, its own private events and its choices."""
+        game = self.game
+        view = seat_view(game, seat) if game is not None else None
+        choices = choices_for(view, update.token) if view is not None else SeatChoices(None)
+        return SeatUpdate(update, seat, self.row.seats[seat].player_id,
+                          tuple(e for e in events if e.visible_to(seat)), view, choices)

@@ -1,0 +1,242 @@
+"""The moving parts of a game at a table: applying and saving actions, the table's clock (deadlines and paced
+computer moves), and players going away and coming back. Mixed into :class:`~bot.service.tables.TableService`.
+
+Pacing: each decision has a deadline for the people it waits for (the call window's length in a call window,
+else the turn or Charleston timeout) and, when computers owe a move, a moment ``auto_at`` for it: the table's
+``computer_delay`` after the decision opened or after the computer's own previous move. Draws are made at once.
+With a delay of 0 every computer move is made inside the call that made it due (simulations, tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.ai.selfplay import computer_move
+from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold
+from bot.engine.card import Card
+from bot.engine.errors import EngineError
+from bot.engine.events import Event, public
+from bot.engine.game import Game, next_east
+from bot.engine.payouts import payouts
+from bot.engine.state import GameState, Phase
+from bot.store import ledger, records
+from bot.store.db import Database
+from bot.store.records import StaleVersion
+
+from .clock import Clock
+from .decisions import current_token, gone_message, is_token, open_tokens
+from .errors import ErrorKind, TableError
+from .live import LiveTable
+from .updates import TableUpdate
+
+CHARLESTON_PHASES = (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY)
+ALL_AT_ONCE = (*CHARLESTON_PHASES, Phase.CALL_WINDOW)  # decisions every awaited computer answers together
+
+
+class Referee:
+    """Applying actions and keeping time at the service's tables."""
+
+    db: Database
+    clock: Clock
+    cards: Callable[[str], Card]
+    turn_timeout: float
+    charleston_timeout: float
+    _wake: asyncio.Event
+
+    def _publish(self, table: LiveTable, cause: str, events: list[Event]) -> TableUpdate:
+        raise NotImplementedError
+
+    async def _reload(self, table: LiveTable) -> None:
+        raise NotImplementedError
+
+    # -- checks ------------------------------------------------------------------------------------------------
+    def _require_game(self, table: LiveTable) -> Game:
+        if not table.playing or table.game is None:
+            raise TableError(ErrorKind.NO_GAME, "No game is being played at this table. Start one with "
+                             "/table start.")
+        return table.game
+
+    def _require_open(self, game: Game, token: str | None) -> None:
+        if token is not None and (not is_token(token) or token not in open_tokens(game)):
+            raise TableError(ErrorKind.GONE, gone_message(token))
+
+    # -- applying and saving -------------------------------------------------------------------------------------
+    async def _apply(self, table: LiveTable, action: Action, cause: str) -> tuple[TableUpdate, list[Event]]:
+        """Apply, save, then publish. If saving fails the table is reloaded from the database."""
+        game = table.game
+        assert game is not None and table.game_id is not None
+        before = current_token(game)
+        try:
+            events = game.apply(action)
+        except EngineError as exc:
+            raise TableError(ErrorKind.ILLEGAL, str(exc)) from None
+        self._schedule(table, before, action.seat, held=isinstance(action, Hold))
+        state = game.state
+        finished = state.phase == Phase.FINISHED
+        saving = self.db.transaction() if finished else self.db.single_statement()
+        try:
+            async with saving as conn:
+                await records.record_action(conn, table.game_id, table.version, action.to_json(), snapshot(state),
+                                            _iso(table.deadline))
+                if finished:
+                    # The last action, the game's result and its settlement land together.
+                    await self._finish(conn, table, game)
+        except StaleVersion:
+            await self._reload(table)
+            raise TableError(ErrorKind.CONFLICT, "This table was just changed by another copy of the bot; it has "
+                             "been reloaded. Try again.") from None
+        except BaseException:
+            await self._reload(table)
+            raise
+        table.version += 1
+        self._wake.set()
+        return self._publish(table, cause, events), events
+
+    async def _finish(self, conn: Any, table: LiveTable, game: Game) -> None:
+        state = game.state
+        assert state.result is not None and table.game_id is not None
+        seats = table.row.seats
+        transfers = [ledger.Transfer(p.payer, seats[p.payer].player_id, p.payee, seats[p.payee].player_id,
+                                     p.amount, p.reason) for p in payouts(state)]
+        east = next_east(state)
+        await records.finish_game(conn, table.game_id, table.table_id, state.result.to_json(), east)
+        await ledger.settle(conn, table.game_id, table.row.guild_id, transfers, memo=f"table {table.table_id}")
+        table.row.next_east = east
+        table.row.status = "open"
+        table.deadline = table.auto_at = None
+
+    async def _save_deadline(self, table: LiveTable) -> None:
+        if table.game_id is None:
+            return
+        async with self.db.single_statement() as conn:
+            await records.set_deadline(conn, table.game_id, _iso(table.deadline))
+        self._wake.set()
+
+    # -- the clock -----------------------------------------------------------------------------------------------
+    def _schedule(self, table: LiveTable, before: str | None, mover: int | None, *, held: bool = False) -> None:
+        """Set the table's deadline and next computer move after a change (``before``: the decision token before
+        it; ``mover``: the seat that acted, if any)."""
+        game = table.game
+        if game is None or not table.playing:
+            table.deadline = table.auto_at = None
+            return
+        now = self.clock.now()
+        phase = game.state.phase
+        fresh = current_token(game) != before
+        people = table.people_awaited()
+        computers = table.computers_awaited()
+        if held:
+            table.deadline = (table.deadline or now) + timedelta(seconds=table.rules.hold_seconds)
+        elif phase == Phase.CALL_WINDOW:
+            if fresh or table.deadline is None:
+                table.deadline = now + timedelta(seconds=table.rules.call_window_seconds)
+        elif not people:
+            table.deadline = None
+        elif fresh or table.deadline is None:
+            timeout = self.charleston_timeout if phase in CHARLESTON_PHASES else self.turn_timeout
+            table.deadline = now + timedelta(seconds=timeout)
+        if _needs_draw(game):
+            table.auto_at = now
+        elif not computers:
+            table.auto_at = None
+        elif fresh or table.auto_at is None or mover in computers:
+            table.auto_at = now + timedelta(seconds=table.options.computer_delay)
+
+    async def _auto(self, table: LiveTable) -> int:
+        """Make the draws and computer moves that are due now; returns how many were made."""
+        made = 0
+        while table.playing and table.game is not None:
+            game = table.game
+            if _needs_draw(game):
+                await self._apply(table, Draw(game.state.turn), "auto")
+                made += 1
+                continue
+            if table.auto_at is None or table.auto_at > self.clock.now():
+                break
+            movers = table.computers_awaited()
+            if not movers:
+                table.auto_at = None
+                break
+            token = current_token(game)
+            for seat in movers if game.state.phase in ALL_AT_ONCE else movers[:1]:
+                if current_token(game) != token or seat not in table.computers_awaited():
+                    break  # the decision was settled by the moves before
+                level = table.computer_level(seat)
+                assert level is not None
+                await self._apply(table, computer_move(level, game, seat), "auto")
+                made += 1
+        return made
+
+    async def _act_on_time(self, table: LiveTable) -> int:
+        """Whatever is due at one table: its deadline (close the call window, or hand late players' seats to
+        computers), then its computer moves."""
+        if not table.playing or table.game is None:
+            table.deadline = table.auto_at = None
+            return 0
+        acted = 0
+        now = self.clock.now()
+        deadline = table.deadline
+        if deadline is not None and deadline <= now and (table.auto_at is None or deadline <= table.auto_at):
+            if table.game.state.phase == Phase.CALL_WINDOW:
+                await self._apply(table, CloseWindow(TABLE), "deadline")
+            else:
+                table.deadline = None
+                late = table.people_awaited()
+                if late:
+                    await self._set_away(table, late, "deadline", at_once=True)
+                else:
+                    await self._save_deadline(table)
+            acted += 1
+        return acted + await self._auto(table)
+
+    async def _play_out(self, table: LiveTable) -> None:
+        """Finish a game that only computers play, without waiting for the clock."""
+        while table.playing and table.game is not None:
+            table.auto_at = self.clock.now()
+            if await self._auto(table) == 0:
+                if table.game.state.phase != Phase.CALL_WINDOW:
+                    break
+                await self._apply(table, CloseWindow(TABLE), "deadline")  # a window waiting only for its clock
+
+    # -- away and back -------------------------------------------------------------------------------------------
+    async def _set_away(self, table: LiveTable, seats: list[int], cause: str, *, at_once: bool = False) -> TableUpdate:
+        """Computers take these players' seats until they come back (saved, so a restart keeps it)."""
+        async with self.db.transaction() as conn:
+            await records.set_away(conn, table.table_id, {s: True for s in seats})
+        for seat in seats:
+            table.row.seats[seat].away = True
+        game = table.game
+        self._schedule(table, current_token(game) if game is not None else None, None)
+        if at_once and table.auto_at is not None:
+            table.auto_at = self.clock.now()  # they are late already
+        await self._save_deadline(table)
+        update = self._publish(table, cause, [public("computer_takes_over", s) for s in seats])
+        await self._auto(table)
+        return update
+
+    async def _set_back(self, table: LiveTable, seat: int) -> TableUpdate:
+        async with self.db.transaction() as conn:
+            await records.set_away(conn, table.table_id, {seat: False})
+        table.row.seats[seat].away = False
+        game = table.game
+        self._schedule(table, current_token(game) if game is not None else None, None)
+        await self._save_deadline(table)
+        return self._publish(table, "back", [public("back", seat)])
+
+
+def _needs_draw(game: Game) -> bool:
+    return game.state.phase == Phase.PLAY and game.state.needs_draw
+
+
+def snapshot(state: GameState) -> dict[str, Any]:
+    """The state as stored: without its action log, which lives row by row in the actions table."""
+    data = state.to_json()
+    data["log"] = []
+    return data
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None

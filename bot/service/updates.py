@@ -1,0 +1,121 @@
+"""What the service tells its callers after every change to a table.
+
+Every change (a seat taken or left, a computer added, a game started, an action, a deadline passing, a computer
+move) yields one :class:`TableUpdate`: public, safe to show the whole channel. A seat's private part (its
+rack, its own private events, its choices) is a :class:`SeatUpdate`, made only for that seat and handed only to
+whoever asked for that seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bot.engine.events import Event
+from bot.engine.rules import TableRules
+from bot.engine.views import PublicView, SeatView
+
+from .choices import SeatChoices
+
+LOBBY = "lobby"  # the phase of a table between games
+DEFAULT_COMPUTER_DELAY = 1.5  # seconds
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """How the service runs a table (the rules are in :class:`TableRules`)."""
+
+    computer_delay: float = DEFAULT_COMPUTER_DELAY  # seconds before each computer move: players can follow, and call
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form."""
+        return {"computer_delay": self.computer_delay}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> TableOptions:
+        """Read the stored form (missing keys take their defaults)."""
+        return TableOptions(float(data.get("computer_delay", DEFAULT_COMPUTER_DELAY)))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in a seat, as everyone may know it."""
+
+    seat: int
+    player_id: int | None  # None: a computer player, or nobody
+    name: str | None  # display name; None for an empty seat
+    computer_level: str | None  # the computer's level, or the level standing in for an away player
+    away: bool  # a human whose seat a computer is playing for now
+
+    @property
+    def empty(self) -> bool:
+        """Nobody sits here."""
+        return self.player_id is None and self.computer_level is None
+
+    @property
+    def human(self) -> bool:
+        """A person sits here (away or not)."""
+        return self.player_id is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """Everything the table image and the lobby message need; nothing concealed."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    status: str  # open, playing, closed
+    created_by: int | None
+    rules: TableRules
+    options: TableOptions
+    seats: tuple[SeatInfo, ...]
+    wild: int  # the wild tile of this table's set: the joker, or the flower under the 1946 rules
+    games_played: int
+    game: PublicView | None  # the game in progress or just finished
+    display: dict[str, Any] = field(default_factory=dict)  # where the table is shown (kept for the caller)
+
+    def seat_of(self, player_id: int) -> int | None:
+        """The seat ``player_id`` holds here, if any."""
+        return next((s.seat for s in self.seats if s.player_id == player_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdate:
+    """One change to a table, as everyone may see it.
+
+    ``version`` increases by one with every update of this table in this process (order updates by it; after a
+    restart the service starts again from the stored game). ``awaiting`` are the seats the table waits for and
+    ``deadline`` the moment the table's clock acts if they don't (the same moment the clock uses). ``token`` is
+    the current decision (:mod:`bot.service.decisions`); ``cause`` says what made the change: ``create``,
+    ``join``, ``leave``, ``computer``, ``start``, ``act``, ``auto`` (a draw or a computer move), ``deadline``,
+    ``away``, ``back``, ``close``, ``restore``.
+    """
+
+    table_id: int
+    version: int
+    cause: str
+    phase: str  # LOBBY, or the game's phase
+    awaiting: tuple[int, ...]
+    deadline: datetime | None
+    token: str | None
+    events: tuple[Event, ...]  # public events only
+    view: TableView
+
+
+@dataclass(frozen=True, slots=True)
+class SeatUpdate:
+    """One change as one seat sees it: the public update, plus this seat's own rack, events and choices."""
+
+    table: TableUpdate
+    seat: int
+    player_id: int | None
+    events: tuple[Event, ...]  # the public events and this seat's private ones, in order
+    view: SeatView | None  # None between games
+    choices: SeatChoices
+
+    @property
+    def awaited(self) -> bool:
+        """Whether the table is waiting for this seat."""
+        return self.seat in self.table.awaiting
