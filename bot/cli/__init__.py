@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.cli import card, league, play, render, replay
+from bot.cli import botcmd, card, league, play, render, replay
 from bot.cli.common import UsageProblem
 
 
@@ -18,6 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.register(commands)
     league.register(commands)
     render.register(commands)
+    botcmd.register(commands)
     return parser
 
 

@@ -18,6 +18,7 @@ import contextlib
 import random
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from bot.ai.players import LEVELS
 from bot.engine.actions import Action
@@ -57,6 +58,28 @@ class TableService(Referee):
         self.tables: dict[int, LiveTable] = {}
         self.hub = Hub()
         self._wake = asyncio.Event()
+
+    @classmethod
+    async def open(cls, path: str, **kwargs: Any) -> TableService:
+        """Open (and migrate) the database at ``path`` and restore every open table from it."""
+        db = await Database.open(path)
+        try:
+            service = cls(db, **kwargs)
+            await service.restore()
+        except BaseException:
+            await db.close()
+            raise
+        return service
+
+    async def close(self) -> None:
+        """Let in-flight actions finish, deliver what was published, then close the database."""
+        for table in list(self.tables.values()):
+            async with table.lock:
+                pass  # an action holding the lock has finished once we get it
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.hub.drain(), timeout=5)
+        await self.hub.close()
+        await self.db.close()
 
     # -- listening -----------------------------------------------------------------------------------------
     def subscribe(self, listener: TableListener, table_id: int | None = None) -> Callable[[], None]:
