@@ -96,7 +96,7 @@ class Double:
         public = [m for m in (channel or self.general).live_messages if m.visible_to is None]
         return public[-1] if public else None
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0, what: str = "a condition") -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "a condition") -> T:
         """Wait until ``predicate()`` is truthy (checked on every change) and return it; AssertionError on timeout."""
         return await self.world.wait_for(predicate, timeout, what)
 

@@ -56,8 +56,8 @@ def payload(world: World, inter: Interaction) -> dict[str, Any]:
 
 
 def _invalid_type(inter: Interaction, kind: int) -> DiscordError:
-    errors = {"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID",
-                                    "message": f"response type {kind} is not valid for interaction type {inter.type}"}]}}
+    message = f"response type {kind} is not valid for interaction type {inter.type}"
+    errors = {"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": message}]}}
     return DiscordError(400, 50035, "Invalid Form Body", errors)
 
 

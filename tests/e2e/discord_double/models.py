@@ -41,6 +41,9 @@ class User:
     bot: bool = False
     dms_open: bool = True
 
+    def __repr__(self) -> str:
+        return f"<User {self.name} {self.id}{'' if self.dms_open else ' DMs closed'}>"
+
     def to_json(self) -> dict[str, Any]:
         """The user object."""
         return {
@@ -89,6 +92,9 @@ class Attachment:
     description: str | None = None
     content_type: str | None = None
 
+    def __repr__(self) -> str:
+        return f"<Attachment {self.filename} {len(self.data)} bytes alt={self.description!r}>"
+
     def size_px(self) -> tuple[int, int] | None:
         """Width and height read from a PNG header, None for anything else."""
         if self.data[:8] == b"\x89PNG\r\n\x1a\n" and len(self.data) >= 24:
@@ -126,6 +132,9 @@ class Channel:
     created_at: float = field(default_factory=time.time)
     member_ids: set[int] = field(default_factory=set)
     messages: list[Message] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return f"<Channel {self.id} type={self.type} {self.name or self.recipient!r}>"
 
     @property
     def is_thread(self) -> bool:
@@ -184,6 +193,12 @@ class Message:
     webhook_id: int | None = None
     deleted: bool = False
     edits: int = 0
+
+    def __repr__(self) -> str:
+        extra = " ephemeral" if self.ephemeral else ""
+        extra += " deleted" if self.deleted else ""
+        return (f"<Message {self.id} in {self.channel.name or 'DM'} by {self.author.name}{extra}: {self.content[:60]!r}"
+                f" components={self.custom_ids} files={[a.filename for a in self.attachments]}>")
 
     @property
     def ephemeral(self) -> bool:
@@ -289,6 +304,10 @@ class Interaction:
     modal: dict[str, Any] | None = None
     errors: list[int] = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        what = self.name or self.data.get("custom_id")
+        return f"<Interaction {self.id} type={self.type} {what!r} by {self.user.name} response={self.response_type}>"
+
     @property
     def responded(self) -> bool:
         """True once the bot gave its initial response."""
@@ -328,6 +347,9 @@ class Guild:
     members: dict[int, Member] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
     created_at: float = field(default_factory=time.time)
+
+    def __repr__(self) -> str:
+        return f"<Guild {self.name} {self.id}>"
 
     def role_json(self) -> dict[str, Any]:
         """The @everyone role (its id is the guild's)."""

@@ -314,7 +314,7 @@ def _submitted(comp: dict[str, Any], given: dict[str, Any]) -> dict[str, Any] | 
 
 
 def _field(comp: dict[str, Any], given: dict[str, Any]) -> dict[str, Any] | None:
-    custom_id = comp.get("custom_id")
+    custom_id = str(comp.get("custom_id"))
     if comp.get("type") == TEXT_INPUT:
         value = str(given.pop(custom_id, comp.get("value") or ""))
         if comp.get("required", True) and not value:

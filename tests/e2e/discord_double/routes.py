@@ -10,7 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from . import interactions
-from .models import DM, PUBLIC_THREAD, Channel, Command, Message
+from .models import DM, PUBLIC_THREAD, Channel, Command, Interaction, Message
 from .world import GUILDS, DiscordError, Upload, World
 
 RouteHandler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -430,7 +430,7 @@ async def interaction_callback(request: web.Request) -> web.Response:
     return no_content()
 
 
-def _token_interaction(request: web.Request) -> tuple[World, interactions.Interaction]:
+def _token_interaction(request: web.Request) -> tuple[World, Interaction]:
     world = _world(request)
     app_id = request.match_info["webhook_id"]
     inter = interactions.by_token(world, int(app_id) if app_id.isdigit() else 0, request.match_info["webhook_token"])

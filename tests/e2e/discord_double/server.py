@@ -17,8 +17,8 @@ from typing import Any
 from aiohttp import BodyPartReader, web
 
 from . import routes
-from .routes import json_response
 from .gateway import Gateway
+from .routes import json_response
 from .spec import SpecValidator
 from .world import DiscordError, InvalidRequest, RequestRecord, Upload, World
 

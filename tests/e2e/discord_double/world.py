@@ -107,7 +107,9 @@ class World:
         self.ids = Snowflakes()
         self.application_id = self.ids.next()
         self.bot = User(self.application_id, "Charleston", bot=True)
-        self.token = base64.b64encode(str(self.bot.id).encode()).decode().rstrip("=") + ".ZZZZZZ." + secrets.token_urlsafe(27)
+        # Shaped like a real token (base64 of the bot id, a timestamp part, an HMAC part), but worthless.
+        encoded_id = base64.b64encode(str(self.bot.id).encode()).decode().rstrip("=")
+        self.token = f"{encoded_id}.ZZZZZZ.{secrets.token_urlsafe(27)}"
         self.base_url = ""
         self.behaviour = Behaviour()
         self.intents = 0
@@ -145,7 +147,7 @@ class World:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0, what: str = "a condition",
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "a condition",
                        poll: float = 0.05) -> T:
         """Wait until ``predicate()`` is truthy and return its value; fail with a clear message on timeout.
 
@@ -239,7 +241,9 @@ class World:
     def post(self, channel: Channel, author: User, body: dict[str, Any], uploads: Sequence[Upload] = (),
              *, interaction: Interaction | None = None, msg_type: int = 0, extra_flags: int = 0) -> Message:
         """Create a message from a request body (content, embeds, components, attachments, flags)."""
-        if channel.type == DM and author.id == self.bot.id and channel.recipient and not channel.recipient.dms_open:
+        closed = channel.recipient is not None and not channel.recipient.dms_open
+        # An interaction's answers reach the user even in a closed DM: they started it.
+        if channel.type == DM and author is self.bot and closed and interaction is None:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
         if channel.is_thread and channel.locked:
             raise DiscordError(403, 50083, "Thread is archived")
@@ -282,7 +286,8 @@ class World:
             self.dispatch("MESSAGE_DELETE", data)
         self.notify()
 
-    def _fill(self, msg: Message, body: dict[str, Any], uploads: Sequence[Upload], *, replace_attachments: bool) -> None:
+    def _fill(self, msg: Message, body: dict[str, Any], uploads: Sequence[Upload], *,
+              replace_attachments: bool) -> None:
         if "content" in body:
             msg.content = body["content"] or ""
         if "embeds" in body:
