@@ -30,3 +30,13 @@ async def discord_double(discord_spec: SpecValidator) -> AsyncIterator[Double]:
     problems = double.problems()
     if problems:
         pytest.fail("the bot sent what Discord would refuse:\n" + "\n".join(problems), pytrace=False)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say in the summary, even without ``-rs``, why the offline-Discord tests were skipped."""
+    path = spec_path()
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "OpenAPI spec not found" in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} offline-Discord test(s) SKIPPED: Discord's OpenAPI spec is not at {path}; "
+            "set CHARLESTON_DISCORD_SPEC to discord-openapi.json", yellow=True, bold=True)

@@ -240,12 +240,13 @@ async def card(interaction: discord.Interaction) -> None:
 
 
 @app_commands.command(description="Read an attachment")
-async def inspect(interaction: discord.Interaction, file: discord.Attachment,
-                  about: discord.User | None = None) -> None:
-    """Download the attachment from its URL and answer with its size and digest."""
+async def inspect(interaction: discord.Interaction, file: discord.Attachment, about: discord.User | None = None,
+                  where: discord.TextChannel | None = None) -> None:
+    """Download the attachment from its URL and answer with its size and digest (and who, and where)."""
     data = await file.read()
-    who = about.name if about else "nobody"
-    await interaction.response.send_message(f"{file.filename} {len(data)} {hashlib.sha256(data).hexdigest()} {who}")
+    who, place = (about.name if about else "nobody"), (where.name if where else "nowhere")
+    digest = hashlib.sha256(data).hexdigest()
+    await interaction.response.send_message(f"{file.filename} {len(data)} {digest} {who} {place}")
 
 
 @app_commands.command(description="Defer, then answer")

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 import pytest
 from discord_double import Double, PlayerError, SpecMissing, load_validator
+from discord_double.spec import SpecValidator
 from doublebot import TILES, DoubleTestBot
 from PIL import Image
 
@@ -229,8 +230,9 @@ async def test_attachment_option_is_downloadable(discord_double: Double, bot: Do
     alice, bob = discord_double.user("alice"), discord_double.user("bob")
     data = b"card text\n" * 50
     upload = alice.upload("card.toml", data, "text/plain")
-    reply = await (await alice.slash("inspect", file=upload, about=bob)).message()
-    assert reply.content == f"card.toml {len(data)} {hashlib.sha256(data).hexdigest()} bob"
+    lobby = discord_double.channel("lobby")
+    reply = await (await alice.slash("inspect", file=upload, about=bob, where=lobby)).message()
+    assert reply.content == f"card.toml {len(data)} {hashlib.sha256(data).hexdigest()} bob lobby"
 
 
 async def test_deferred_answer_and_followups_edited_and_deleted(discord_double: Double, bot: DoubleTestBot) -> None:
@@ -278,6 +280,19 @@ async def test_unknown_route_is_answered_404_and_recorded(discord_double: Double
     with pytest.raises(discord.NotFound):
         await bot.http.request(discord.http.Route("GET", "/voice/regions"))
     assert discord_double.world.unknown_routes == ["GET /api/v10/voice/regions"]
+
+
+def test_limits_the_schema_cannot_say_are_checked(discord_spec: SpecValidator) -> None:
+    route = "/channels/{channel_id}/messages"
+    button = {"type": 2, "style": 1, "label": "go", "custom_id": "same"}
+    twice = {"content": "x", "components": [{"type": 1, "components": [button, button]}]}
+    errors = discord_spec.errors("POST", route, twice)
+    assert errors is not None and "custom_id" in errors["components"]["0"]["components"]["1"]
+    long_content = discord_spec.errors("POST", route, {"content": "x" * 2001})  # bots get 2,000, not 4,000
+    assert long_content is not None and "content" in long_content
+    embeds = [{"description": "d" * 4000}, {"description": "d" * 2001}]
+    assert discord_spec.errors("POST", route, {"embeds": embeds}) is not None
+    assert discord_spec.errors("POST", route, {"content": "x" * 2000, "embeds": embeds[:1]}) is None
 
 
 def test_missing_spec_is_reported_clearly(tmp_path: Path) -> None:

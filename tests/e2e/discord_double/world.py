@@ -181,6 +181,9 @@ class World:
         channel = Channel(self.ids.next(), TEXT, name=name, guild_id=guild.id, position=len(guild.channel_ids))
         self.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
+        if self.intents & GUILDS:
+            self.dispatch("CHANNEL_CREATE", channel.to_json())
+        self.notify()
         return channel
 
     def add_user(self, name: str, *, dms_open: bool = True, guild: Guild | None = None) -> User:
