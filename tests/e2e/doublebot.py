@@ -204,7 +204,7 @@ async def announce(interaction: discord.Interaction) -> None:
 
 @app_commands.command(description="Open threads")
 async def thread(interaction: discord.Interaction) -> None:
-    """A thread on the response message and one without a message."""
+    """A thread on the response message, one without a message, and a private one for the caller."""
     assert isinstance(interaction.channel, discord.TextChannel)
     await interaction.response.send_message("Table 1")
     message = await interaction.original_response()
@@ -212,7 +212,11 @@ async def thread(interaction: discord.Interaction) -> None:
     await on_message.send("Welcome to table 1")
     loose = await interaction.channel.create_thread(name="Lobby", type=discord.ChannelType.public_thread)
     await loose.send("Lobby open")
-    _bot(interaction).outcome("thread").set_result((on_message.id, loose.id))
+    private = await interaction.channel.create_thread(name="Rack", type=discord.ChannelType.private_thread,
+                                                      invitable=False)
+    await private.add_user(interaction.user)
+    await private.send("only for you")
+    _bot(interaction).outcome("thread").set_result((on_message.id, loose.id, private.id))
 
 
 def png(width: int, height: int, colour: str) -> bytes:

@@ -266,13 +266,16 @@ async def test_message_content_needs_the_intent_or_a_mention(discord_double: Dou
 
 
 async def test_threads_from_a_message_and_without_one(discord_double: Double, bot: DoubleTestBot) -> None:
-    sent = await discord_double.user("alice").slash("thread")
-    on_message, loose = await outcome(bot, "thread")
+    alice, bob = discord_double.user("alice"), discord_double.user("bob")
+    sent = await alice.slash("thread")
+    on_message, loose, private = await outcome(bot, "thread")
     origin = await sent.message()
     threads = {t.id: t for t in discord_double.threads()}
-    assert on_message == origin.id and set(threads) == {on_message, loose}
+    assert on_message == origin.id and set(threads) == {on_message, loose, private}
     assert threads[on_message].messages[0].content == "Welcome to table 1"
-    assert threads[loose].name == "Lobby" and threads[loose].messages[0].content == "Lobby open"
+    assert threads[loose].name == "Lobby" and [m.content for m in bob.sees(threads[loose])] == ["Lobby open"]
+    assert threads[private].type == 12 and alice.id in threads[private].member_ids
+    assert [m.content for m in alice.sees(threads[private])] == ["only for you"] and bob.sees(threads[private]) == []
 
 
 async def test_unknown_route_is_answered_404_and_recorded(discord_double: Double, bot: DoubleTestBot) -> None:

@@ -211,7 +211,9 @@ class Message:
         return bool(self.flags & LOADING)
 
     def visible(self, user: User) -> bool:
-        """Whether this user can see the message."""
+        """Whether this user can see the message (a private thread shows only to its members)."""
+        if self.channel.type == PRIVATE_THREAD and user.id not in self.channel.member_ids:
+            return False
         return not self.deleted and (self.visible_to is None or self.visible_to == user.id)
 
     def walk_components(self) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from . import interactions
-from .models import DM, PUBLIC_THREAD, Channel, Command, Interaction, Message
+from .models import DM, PRIVATE_THREAD, PUBLIC_THREAD, Channel, Command, Interaction, Message
 from .world import GUILDS, DiscordError, Upload, World
 
 RouteHandler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -368,9 +368,9 @@ async def delete_message(request: web.Request) -> web.Response:
 
 @route("POST", "/channels/{channel_id}/threads")
 async def start_thread(request: web.Request) -> web.Response:
-    """A thread not attached to a message (public unless the body says type 12)."""
+    """A thread not attached to a message (private when the body gives no type, as in API v10)."""
     world, channel, body = _world(request), _channel(request), _body(request)
-    thread = world.create_thread(channel, body["name"], int(body.get("type") or PUBLIC_THREAD))
+    thread = world.create_thread(channel, body["name"], int(body.get("type") or PRIVATE_THREAD))
     return json_response(thread.to_json(), status=201)
 
 
