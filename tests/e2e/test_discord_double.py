@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 import pytest
-from discord_double import Double, PlayerError, SpecMissing, load_validator
+from discord_double import Double, PlayerError, SpecMissing, discord_pointed_at, load_validator
 from discord_double.spec import SpecValidator
 from doublebot import TILES, DoubleTestBot
 from PIL import Image
@@ -184,7 +184,8 @@ async def test_reconnect_resumes_and_replays_missed_dispatches(discord_double: D
     assert message.content.startswith("New practice table")
     assert gateway.resumes == 1 and gateway.identifies == 1 and gateway.connections == 2
     await discord_double.wait_for(lambda: bot.resumes == 1, what="on_resumed")
-    assert bot.readies == 1
+    await discord_double.reconnect()  # and again, waiting for the RESUME this time
+    assert gateway.resumes == 2 and bot.readies == 1
 
 
 @pytest.mark.parametrize("what", ["select", "custom_id"])
@@ -285,6 +286,14 @@ async def test_unknown_route_is_answered_404_and_recorded(discord_double: Double
     assert discord_double.world.unknown_routes == ["GET /api/v10/voice/regions"]
 
 
+async def test_wrong_token_fails_login(discord_double: Double) -> None:
+    bot = DoubleTestBot(discord_double.guild_id)
+    with discord_pointed_at(discord_double.api_base, discord_double.gateway_url), pytest.raises(discord.LoginFailure):
+        await bot.login("MTIz.not.the-token")
+    await bot.close()
+    assert [(r.key, r.status) for r in discord_double.world.requests] == [("GET /users/@me", 401)]
+
+
 def test_limits_the_schema_cannot_say_are_checked(discord_spec: SpecValidator) -> None:
     route = "/channels/{channel_id}/messages"
     button = {"type": 2, "style": 1, "label": "go", "custom_id": "same"}
@@ -320,3 +329,4 @@ async def test_bot_in_a_subprocess_survives_sigkill_and_restart(discord_double: 
             await process.wait()
         await discord_double.wait_for(lambda: not gateway.connected, what="the killed bot's connection to drop")
     assert gateway.identifies == 2 and gateway.resumes == 0
+    assert gateway.close_codes == [1006, 1006]  # killed: the socket dropped without a close frame
