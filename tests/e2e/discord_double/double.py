@@ -83,7 +83,7 @@ class Double:
                 return self.world.channels[cid]
         return self.world.add_text_channel(self.world.guild, name)
 
-    def user(self, name: str, *, dms_open: bool = True) -> Player:
+    def user(self, name: str, *, dms_open: bool | None = None) -> Player:
         """A guild member acting in #general (created on first use; ``dms_open=False``: DMs to them fail)."""
         return Player(self.world, self.world.add_user(name, dms_open=dms_open), self.general)
 

@@ -186,12 +186,14 @@ class World:
         self.notify()
         return channel
 
-    def add_user(self, name: str, *, dms_open: bool = True, guild: Guild | None = None) -> User:
-        """The user with this name (created on first use, as a member of the guild)."""
+    def add_user(self, name: str, *, dms_open: bool | None = None, guild: Guild | None = None) -> User:
+        """The user with this name (created on first use, as a member of the guild); ``dms_open`` if given."""
         user = next((u for u in self.users.values() if u.name == name), None)
         if user is None:
-            user = User(self.ids.next(), name, dms_open=dms_open)
+            user = User(self.ids.next(), name)
             self.users[user.id] = user
+        if dms_open is not None:
+            user.dms_open = dms_open
         guild = guild or self.guild
         guild.members.setdefault(user.id, Member(user, guild.id))
         return user
