@@ -61,8 +61,12 @@ def _invalid_type(inter: Interaction, kind: int) -> DiscordError:
     return DiscordError(400, 50035, "Invalid Form Body", errors)
 
 
-def callback(world: World, inter: Interaction, body: dict[str, Any], uploads: Sequence[Upload]) -> dict[str, Any]:
-    """Apply the bot's initial response; the returned body is what ``?with_response=true`` answers."""
+def callback(world: World, inter: Interaction, body: dict[str, Any], uploads: Sequence[Upload],
+             arrived: float) -> dict[str, Any]:
+    """Apply the bot's initial response (``arrived``: perf_counter when the request came in).
+
+    The returned body is what ``?with_response=true`` answers.
+    """
     if world.now() - inter.clock_at > world.behaviour.interaction_deadline:
         inter.errors.append(10062)
         raise DiscordError(404, 10062, "Unknown interaction")
@@ -93,7 +97,7 @@ def callback(world: World, inter: Interaction, body: dict[str, Any], uploads: Se
     if message is not None:
         inter.original = message
     inter.response_type = kind
-    inter.responded_perf = time.perf_counter()
+    inter.responded_perf = arrived or time.perf_counter()
     world.notify()
     answer: dict[str, Any] = {
         "interaction": {"id": str(inter.id), "type": inter.type,

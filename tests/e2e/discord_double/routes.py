@@ -17,8 +17,10 @@ RouteHandler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 ROUTES: list[tuple[str, str, RouteHandler]] = []
 WORLD = web.AppKey("world", World)
 GATEWAY_URL = web.AppKey("gateway_url", str)
-# The parsed body and uploaded files of the request being handled (set by the server's middleware).
+# The parsed body and uploaded files of the request being handled, and when it arrived (perf_counter, before
+# the double spent time validating it), both set by the server's middleware.
 BODY: ContextVar[tuple[Any, list[Upload]]] = ContextVar("BODY", default=(None, []))
+ARRIVED: ContextVar[float] = ContextVar("ARRIVED", default=0.0)
 
 
 def route(method: str, path: str) -> Callable[[RouteHandler], RouteHandler]:
@@ -424,7 +426,7 @@ async def interaction_callback(request: web.Request) -> web.Response:
                                    request.match_info["interaction_id"].isdigit() else 0)
     if inter is None or inter.token != request.match_info["interaction_token"]:
         raise DiscordError(404, 10062, "Unknown interaction")
-    answer = interactions.callback(world, inter, _body(request), _uploads(request))
+    answer = interactions.callback(world, inter, _body(request), _uploads(request), ARRIVED.get())
     if request.query.get("with_response", "").lower() in ("1", "true"):
         return json_response(answer)
     return no_content()

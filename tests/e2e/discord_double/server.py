@@ -138,6 +138,7 @@ class DiscordDouble:
         route = canonical.removeprefix(API_PREFIX)
         if not canonical.startswith(API_PREFIX):
             route = request.path.removeprefix(API_PREFIX)  # the catch-all: recorded, answered 404
+        routes.ARRIVED.set(time.perf_counter())
         record = RequestRecord(request.method, route, request.path, 0)
         self.world.requests.append(record)
         self.world.rest_calls[record.key] += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -79,6 +80,8 @@ class SpecValidator:
         resource = Resource.from_contents(self.spec, default_specification=DRAFT202012)
         self._registry: Registry[Any] = Registry().with_resource(SPEC_URI, resource)
         self._cache: dict[tuple[str, str], Draft202012Validator | None] = {}
+        # Bots send the same bodies again and again (a view's components); a body is checked once.
+        self._verdicts: OrderedDict[tuple[str, str, str], dict[str, Any] | None] = OrderedDict()
 
     def has_path(self, path: str) -> bool:
         """True when the spec documents this path template (e.g. ``/channels/{channel_id}/messages``)."""
@@ -104,6 +107,17 @@ class SpecValidator:
 
     def errors(self, method: str, path: str, body: Any) -> dict[str, Any] | None:
         """Discord's ``errors`` tree for an invalid body, or None when the body is valid."""
+        key = (method.lower(), path, json.dumps(body, sort_keys=True))
+        if key in self._verdicts:
+            self._verdicts.move_to_end(key)
+            return copy.deepcopy(self._verdicts[key])
+        verdict = self._check(method, path, body)
+        self._verdicts[key] = verdict
+        if len(self._verdicts) > 4096:
+            self._verdicts.popitem(last=False)
+        return copy.deepcopy(verdict)
+
+    def _check(self, method: str, path: str, body: Any) -> dict[str, Any] | None:
         validator = self.validator(method, path)
         if validator is None:
             return None
