@@ -51,8 +51,9 @@ def run_bot_command(args: argparse.Namespace) -> int:
             return 0
     except SettingsError as exc:
         raise UsageProblem(str(exc)) from None
+    status = asyncio.run(_check(settings, report=args.check))  # a bad database stops us before Discord is called
     if args.check:
-        return asyncio.run(_check(settings))
+        return status
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     import discord
@@ -71,8 +72,8 @@ def run_bot_command(args: argparse.Namespace) -> int:
         raise UsageProblem(f"can't reach Discord at {settings.api_base}: {exc}") from None
 
 
-async def _check(settings: Settings) -> int:
-    """Open (and migrate) the database and report what the bot would start with."""
+async def _check(settings: Settings, *, report: bool) -> int:
+    """Open (and migrate) the database; with ``report``, say what the bot would start with."""
     from bot.service.tables import TableService
 
     try:
@@ -81,6 +82,8 @@ async def _check(settings: Settings) -> int:
         raise UsageProblem(f"can't use the database {settings.db_path}: {exc}") from None
     tables = len(service.tables)
     await service.close()
+    if not report:
+        return 0
     where = f"guild {settings.guild_id}" if settings.guild_id else "every server (global sync)"
     print(f"ok: settings are valid; database {settings.db_path} ({tables} open table(s)); commands go to {where}; "
           f"application {settings.application_id}")
