@@ -28,6 +28,7 @@ from bot.engine.events import Event, public
 from bot.engine.game import Game
 from bot.engine.rules import TableRules, rules_from_dict
 from bot.engine.state import GameState
+from bot.engine.views import seat_view
 from bot.store import records
 from bot.store.db import Database
 from bot.store.records import SeatRow
@@ -35,6 +36,7 @@ from bot.store.records import SeatRow
 from .cards import UnknownCard, load_card
 from .clock import Clock, SystemClock
 from .errors import ErrorKind, TableError
+from .hints import Hint, hints_for
 from .hub import Hub, SeatListener, TableListener
 from .keys import parse_action_key
 from .live import LiveTable
@@ -139,6 +141,13 @@ class TableService(Referee):
         table = self.table(table_id)
         seat = self._seat(table, player_id)
         return table.seat_update(table.table_update("show", []), seat, [])
+
+    def hint(self, table_id: int, player_id: int, top: int = 3) -> list[Hint]:
+        """The caller's closest card lines (their own rack only)."""
+        table = self.table(table_id)
+        seat = self._seat(table, player_id)
+        game = self._require_game(table)
+        return hints_for(seat_view(game, seat), top)
 
     # -- tables and seats --------------------------------------------------------------------------------------
     async def create_table(self, guild_id: int, channel_id: int, *, created_by: int | None = None,
