@@ -6,8 +6,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Callable
-from typing import Any
 
 import discord
 import yarl
@@ -18,11 +16,14 @@ from bot.service.clock import Clock
 from bot.service.tables import TableService
 from bot.settings import Settings
 
+from .components import DYNAMIC_ITEMS
+from .controls import Controls
+from .presenter import Presenter
 from .replies import report_error
 
 log = logging.getLogger("charleston.discord")
 
-EXTENSIONS = ("cogs.general",)
+EXTENSIONS = ("cogs.general", "cogs.tables", "cogs.play")
 
 
 class CharlestonTree(app_commands.CommandTree["CharlestonBot"]):
@@ -37,7 +38,7 @@ class CharlestonBot(commands.Bot):
     """The bot process: opens the database, restores the tables, loads the cogs and runs the tables' clock."""
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, computer_delay: float = 1.5,
-                 extensions: tuple[str, ...] = EXTENSIONS) -> None:
+                 extensions: tuple[str, ...] = EXTENSIONS, refresh_interval: float = 1.0) -> None:
         point_discord_at(settings.api_base, settings.gateway_url)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          tree_cls=CharlestonTree, help_command=None,
@@ -49,7 +50,8 @@ class CharlestonBot(commands.Bot):
         self._service: TableService | None = None
         self._stop_clock = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
-        self.ready_hooks: list[Callable[[], Any]] = []
+        self.presenter = Presenter(self, refresh_interval)
+        self.controls = Controls(self)
 
     @property
     def service(self) -> TableService:
@@ -65,12 +67,20 @@ class CharlestonBot(commands.Bot):
         log.info("database %s: %d open table(s) restored", self.settings.db_path, len(self.service.tables))
         for extension in self._extensions:
             await self.load_extension(extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)  # every button drawn before a restart works after it
+        self.presenter.start()
+        await self.presenter.refresh_all()
         self._clock_task = asyncio.create_task(self.service.run(self._stop_clock), name="table clock")
         guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
         log.info("synced %d command(s) %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Someone posted in a table's thread: the table message moves back to the bottom at its next update."""
+        if self.user is not None and message.author.id != self.user.id:
+            self.presenter.something_posted(message.channel.id)
 
     async def close(self) -> None:
         """Stop the clock, let in-flight actions finish, close the database, then disconnect."""
@@ -79,6 +89,9 @@ class CharlestonBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._clock_task, timeout=10)
         if self._service is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.presenter.settle(), timeout=5)
+            self.presenter.stop()
             service, self._service = self._service, None
             await service.close()
         await super().close()
