@@ -38,20 +38,28 @@ class Controls:
     async def act(self, interaction: discord.Interaction, table: int, token: str, key: str) -> None:
         """Make a move for the presser."""
         try:
+            if self._own_message(interaction):
+                await defer(interaction)  # acknowledged at once; the message is brought up to date below
             mine = await self.service.act(table, interaction.user.id, key, token=token)
             await self.answer_move(interaction, mine)
         except Exception as exc:
             await report_error(interaction, exc)
 
-    async def answer_move(self, interaction: discord.Interaction, mine: SeatUpdate) -> None:
-        """Show the mover the result: their own message updated, or a private line under the table message."""
+    def _own_message(self, interaction: discord.Interaction) -> bool:
+        """Whether the component sits on the presser's own message (their DM, or a private answer)."""
         message = interaction.message
-        own_message = message is not None and (interaction.guild_id is None or message.flags.ephemeral)
-        if own_message:
-            payload = await look.seat_payload(mine, look.private_notes(mine))
-            await interaction.response.edit_message(content=payload.content, attachments=payload.files,
-                                                    view=payload.view)
-            self.bot.presenter.mark_shown(mine, message)
+        return message is not None and (interaction.guild_id is None or message.flags.ephemeral)
+
+    async def answer_move(self, interaction: discord.Interaction, mine: SeatUpdate) -> None:
+        """Show the mover the result: their own message brought up to date, or a private line for a move made
+        from the table message or by command."""
+        if self._own_message(interaction):
+            if interaction.guild_id is None:
+                await self.bot.presenter.refresh_seat(mine)  # the DM is the presenter's to keep
+            else:
+                payload = await look.seat_payload(mine, look.private_notes(mine))
+                await interaction.edit_original_response(content=payload.content, attachments=payload.files,
+                                                         view=payload.view)
             return
         said = [describe(e, lambda s: "You" if s == mine.seat else look.seat_label(mine.table.view, s))
                 for e in mine.table.events if e.seat == mine.seat]

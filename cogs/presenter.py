@@ -231,11 +231,14 @@ class Presenter:
         table = self.service.tables.get(update.table.table_id)
         return table is None or update.seat not in table.row.display.get("dms_closed", [])
 
-    def mark_shown(self, update: SeatUpdate, message: discord.Message | None) -> None:
-        """A DM was just brought up to date by an interaction's response: don't redo it."""
-        shown = self.seats.get((update.table.table_id, update.seat))
-        if shown is not None and message is not None and message.guild is None:
-            shown.shown = fingerprint(update)
+    async def refresh_seat(self, update: SeatUpdate) -> None:
+        """The player just moved from their DM: bring it up to date now, not at the next interval."""
+        key = (update.table.table_id, update.seat)
+        if key not in self.seats:
+            self.on_seat(update)
+        shown = self.seats[key]
+        assert shown.throttle is not None
+        shown.throttle.poke(now=True)
 
     async def _flush_seat(self, key: tuple[int, int], shown: ShownSeat) -> None:
         update = shown.latest
