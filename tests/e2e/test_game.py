@@ -86,8 +86,6 @@ async def test_a_person_and_three_computers_with_a_call_race_a_joker_exchange_an
         driver = Driver(discord_double, bot, table_id, [Person(alice, 0, greedy)])
         await finish(driver, bot)
         state = driver.live.game.state
-    import json
-    json.dump(state.log, open("/tmp/log_discord.json", "w"))
     races = _races(events)
     assert any(0 in calls for calls, _, _ in races), "Alice raced a computer for a discard"
     for calls, winner, discarder in races:  # P10: Mah Jongg first, then the next in turn after the discarder
