@@ -146,7 +146,7 @@ class Table:
 
     def draw(self, seat: int) -> int:
         self.act(Draw(seat))
-        drawn = self.state.drawn
+        drawn = self.state.turn_state.drawn
         assert drawn is not None
         return drawn
 
@@ -226,12 +226,12 @@ def amounts(state: GameState) -> dict[tuple[int, int], int]:
 def play_to_wall_game(table: Table) -> None:
     """Every player throws back what she draws until the wall is empty and the game ends (RULES P14, M10)."""
     state = table.state
-    if state.phase == Phase.PLAY and not state.needs_draw:
+    if state.phase == Phase.PLAY and not state.turn_state.needs_draw:
         seat = state.turn
         tile = next(t for t in reversed(state.seats[seat].rack) if t != Tile.F or table.rules.discard_flowers)
         table.act(Discard(seat, tile))
         if state.phase == Phase.CALL_WINDOW:
             table.close()
     while state.phase != Phase.FINISHED:
-        assert state.phase == Phase.PLAY and state.needs_draw
+        assert state.phase == Phase.PLAY and state.turn_state.needs_draw
         table.quiet_turn(state.turn)

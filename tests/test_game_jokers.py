@@ -21,7 +21,7 @@ def _west_exposes_north_with_two_jokers(hands: dict[int, str], wall: str = "1D 2
     table.close()
     assert table.state.seats[2].exposures[0].tiles == T("N J J")
     table.discard_and_close(2, "9D")
-    assert table.state.turn == 3 and table.state.needs_draw
+    assert table.state.turn == 3 and table.state.turn_state.needs_draw
     return table
 
 
@@ -87,7 +87,7 @@ def test_J4_exchange_after_a_call_and_from_ones_own_exposure() -> None:
     table.discard(0, "N")
     table.call(2, "J J")
     table.close()
-    assert table.state.turn_source == "call"
+    assert table.state.turn_state.stage == "call"
     table.act(ExchangeJoker(2, 2, 0, t1("N")))
     assert table.state.seats[2].exposures[0].tiles == T("N N J")
     assert table.rack(2)[Tile.J] == 1

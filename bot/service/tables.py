@@ -21,7 +21,7 @@ from bot.cards import load_card
 from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold
 from bot.engine.card import Card
 from bot.engine.errors import EngineError
-from bot.engine.events import Event, public
+from bot.engine.events import Event, EventKind, public
 from bot.engine.game import Game, next_east
 from bot.engine.payouts import payouts
 from bot.engine.rules import TableRules, rules_from_dict
@@ -292,7 +292,7 @@ class TableService:
         if game is None or _over(game):
             return None
         state = game.state
-        if state.phase == Phase.PLAY and state.needs_draw:
+        if state.phase == Phase.PLAY and state.turn_state.needs_draw:
             return await self._apply(table, game, Draw(state.turn))
         computer = next((s for s in waiting_for(game) if table.computer_level(s)), None)
         if computer is None:
@@ -351,7 +351,7 @@ class TableService:
                 else:
                     late = [s for s in waiting_for(game) if not table.computer_level(s)]
                     table.away.update(late)
-                    notices = [public("computer_takes_over", s) for s in late]
+                    notices = [public(EventKind.AWAY, s) for s in late]
                     await self.hub.publish(table.table_id, notices)
                 events += await self._run_automatic(table)
                 moved += 1
