@@ -168,7 +168,8 @@ def resolve(ref: Referee, window: CallWindow) -> list[Event]:
     seat.exposures.append(exposure)
     state.phase = Phase.PLAY
     state.turn_state = Turn.after_call(winner.seat, window.discarder)
-    events.append(public(EventKind.EXPOSURE, winner.seat, tile=window.tile, tiles=exposure.tiles,
+    # A copy: a later joker exchange changes the exposure, never the event that told of it.
+    events.append(public(EventKind.EXPOSURE, winner.seat, tile=window.tile, tiles=list(exposure.tiles),
                          called_from=window.discarder))
     dead = check_dead(ref, winner.seat)
     if dead:

@@ -1,5 +1,5 @@
 """Table rules: a validated set of options with the presets ``nmjl`` (default) and ``nmjl-1946``
-(docs/rules.md; the table options of §7.2 and the online decisions of §11).
+(docs/rules.md: the table options and the decisions for online play of §11).
 
 Build one with :func:`table_rules`, which names any unknown option or out-of-range value in plain words, or
 with :func:`rules_for_card` for the preset a card is played with.

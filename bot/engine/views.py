@@ -1,4 +1,5 @@
-"""What each seat may know (docs/rules.md §11, hidden information): a seat's own view and the public view.
+"""What each seat may know (hidden information: concealed tiles reach only their owner): a seat's own view
+and the public view.
 
 These are the only shapes in which game information leaves the engine towards a player, a computer player or
 the channel. A :class:`SeatView` holds the seat's own concealed tiles and nobody else's.
