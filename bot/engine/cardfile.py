@@ -88,7 +88,7 @@ class _Compiler:
         if ruleset not in RULESETS:
             self.card_problem(f"ruleset must be one of {', '.join(RULESETS)}, not {ruleset!r}")
             ruleset = "nmjl"
-        wild = header.get("wild", "flower" if ruleset == "nmjl-1946" else "joker")
+        wild = header.get("wild", "flower" if PRESETS[ruleset].get("flowers_wild") else "joker")
         if wild not in ("joker", "flower"):
             self.card_problem(f"wild must be \"joker\" or \"flower\", not {wild!r}")
             wild = "joker"
