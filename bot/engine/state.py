@@ -293,9 +293,8 @@ class Turn:
         # The old fields kept a stale source after a discard; the stages they stood for were these.
         if data["phase"] == Phase.CALL_WINDOW or (data["turn_source"] == "deal" and data["east_has_discarded"]):
             return Turn.over(seat)
-        drawn = data["drawn"]
-        return Turn(seat, TurnStage(data["turn_source"]), int(parse_tile(drawn)) if drawn is not None else None,
-                    data["called_from"], data["exchanged"])
+        return Turn.from_json({"seat": seat, "stage": data["turn_source"], "drawn": data["drawn"],
+                               "called_from": data["called_from"], "exchanged": data["exchanged"]})
 
 
 @dataclass(slots=True)
