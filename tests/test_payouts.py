@@ -1,4 +1,5 @@
-"""Who pays whom (RULES §7: SC1-SC5; H5 and §11.7 for 1946; M10). Every case is a real game from an explicit deal.
+"""Who pays whom (docs/rules.md §7: SC1-SC5; H5 and §11.7 for 1946; M10). Every case is a real game from an
+explicit deal.
 
 SC5 test vectors (V = 25): discard 50 / 25 / 25; self-pick 50 each; jokerless discard 100 / 50 / 50; jokerless
 self-pick 100 each; Singles & Pairs (no jokers) discard 2V / V / V, never the jokerless bonus.
@@ -117,7 +118,7 @@ def test_SC2_call_then_joker_exchange_completing_mahjong_is_a_self_pick() -> Non
     table.discard(0, "9C")
     table.call(1, "9C 9C J")
     table.close()
-    assert state.turn == 1 and state.turn_source == "call"
+    assert state.turn == 1 and state.turn_state.stage == "call"
     table.act(ExchangeJoker(1, 2, 0, Tile.N))
     table.declare(1)
     assert state.result is not None and state.result.how == "self_pick" and state.result.line == "369-4"

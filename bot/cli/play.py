@@ -80,8 +80,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageProblem("--games must be at least 1")
     levels = _levels(args.players)
-    card_id = args.card or ("nmjl-1946" if args.rules == "nmjl-1946" else "practice")
     try:
+        card_id = args.card or table_rules(args.rules).card  # the preset's own card
         card = load_card(card_id)
         rules = table_rules(args.rules, card=card.id)
     except (UnknownCard, RulesError) as exc:
