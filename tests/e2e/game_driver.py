@@ -28,8 +28,8 @@ def make_bot(double: Double, db: Path, *, clock: ManualClock | None = None,
              seeds: Iterator[int] | None = None) -> CharlestonBot:
     """The Charleston bot for the double: commands synced to its guild, messages refreshed every 0.05 s, new
     tables dealt from ``seeds``."""
-    settings = Settings(double.token, str(db), double.guild_id, "INFO", double.api_base, double.gateway_url)
-    return CharlestonBot(settings, clock=clock, refresh_interval=0.05, seeds=seeds)
+    settings = Settings(double.token, str(db), double.guild_id, "INFO", double.api_base, double.gateway_url, 0.05)
+    return CharlestonBot(settings, clock=clock, seeds=seeds)
 
 
 def normal(game: object, seat: int) -> Action:
