@@ -88,7 +88,11 @@ class Narrator:
                "heavenly": "with the heavenly hand"}[d["how"]]
         groups = "  ".join(_tiles(g) for g in d["tiles"])
         bonus = ", jokerless" if d["jokerless"] else ""
-        return (f"\nMAH JONGG! {self.wind(event.seat)} wins {how}{bonus}.\n"
+        # A draw is told together with the discard that follows it; a winning draw has no discard, so it is
+        # told here (a self-pick may also come from a joker exchange after a call, with no draw to tell).
+        drawn = self.drawn.pop(event.seat or 0, None)
+        draw = f"{self.wind(event.seat):<6} draws {code(drawn)}\n" if drawn is not None else ""
+        return (f"{draw}\nMAH JONGG! {self.wind(event.seat)} wins {how}{bonus}.\n"
                 f"   Line {line.id} ({line.section}): {line.printed()}\n   Hand: {groups}")
 
 

@@ -14,6 +14,9 @@ from bot.engine.payouts import payouts
 from bot.engine.replay import ReplayError, replay, replay_header
 from bot.engine.tiles import code
 from bot.service.cards import UnknownCard, load_card
+from bot.service.files import read_text
+
+MAX_REPLAY_BYTES = 5_000_000  # a finished game is about 30 KB
 
 
 def register(commands: Any) -> None:
@@ -24,15 +27,18 @@ def register(commands: Any) -> None:
 
 
 def load_replay_file(path: str) -> dict[str, Any]:
+    """The JSON object in a replay file; a :class:`UsageProblem` naming the file (and line) if it is not one."""
+    text = read_text(path, what="replay", max_bytes=MAX_REPLAY_BYTES)
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        raise UsageProblem(f"cannot read {path}: {exc.strerror}") from None
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UsageProblem(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        raise UsageProblem(f"{path}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise UsageProblem(f"{path}: not a replay: arrays or objects are nested too deeply") from None
+    except ValueError as exc:  # e.g. a number too long to convert
+        raise UsageProblem(f"{path}: not a usable replay: {exc}") from None
     if not isinstance(data, dict):
-        raise UsageProblem(f"{path}: a replay is a JSON object")
+        raise UsageProblem(f"{path}: a replay is a JSON object, {{\"format\": \"charleston-replay\", ...}}")
     return data
 
 
