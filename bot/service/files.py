@@ -25,7 +25,7 @@ def read_text(path: Path | str, *, what: str, max_bytes: int) -> str:
         with path.open("rb") as handle:
             data = handle.read(max_bytes + 1)
     except FileNotFoundError:
-        raise FileProblem(f"{path}: no such file") from None
+        raise FileProblem(f"cannot read {path}: no such file") from None
     except PermissionError:
         raise FileProblem(f"cannot read {path}: permission denied") from None
     except OSError as exc:
