@@ -5,10 +5,12 @@
 throughput  computer-only tables played flat out, one after another (random players, so nearly all the time
             is the engine and the database): actions applied, saved (snapshot + log, version-checked, one
             transaction each) and published per second. Goal >= 1,000.
-tables      --tables computer-only tables open at once in one process, each computer taking --think seconds per
-            move as at a real table; the latency of each action (apply + save + publish, waiting for the
-            database and the event loop included) over --seconds after a --warmup in which the tables are dealt
-            (reported separately), and the process's peak memory. Goal: p99 <= 50 ms for 500 tables.
+tables      --tables computer-only tables open at once in one process, paced by the service's own clock (each
+            computer moves --think seconds after the decision opened, as at a real table; the tables open at
+            random moments over the first --think seconds); the latency of each action (apply + save + publish,
+            waiting for the database and the event loop included) over --seconds after a --warmup in which the
+            tables are dealt (reported separately), and the process's peak memory. Goal: p99 <= 50 ms for 500
+            tables.
 """
 
 from __future__ import annotations
@@ -24,17 +26,19 @@ import time
 from pathlib import Path
 
 from bot.service.clock import ManualClock
-from bot.service.tables import LiveTable, TableService
+from bot.service.live import LiveTable
+from bot.service.tables import TableService
+from bot.service.updates import TableOptions
 from bot.store.db import Database
 
 
 async def throughput(path: Path, games: int) -> None:
     db = await Database.open(path)
-    service = TableService(db, clock=ManualClock())
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
     actions = 0
     started = time.perf_counter()
     for n in range(games):
-        table_id = await service.create_table(1, n, seed=n)
+        table_id = (await service.create_table(1, n, seed=n)).table_id
         for _ in range(4):
             await service.add_computer(table_id, "random")
         await service.start(table_id)
@@ -48,41 +52,46 @@ async def throughput(path: Path, games: int) -> None:
 
 async def many_tables(path: Path, tables: int, think: float, seconds: float, level: str, warmup: float) -> None:
     db = await Database.open(path)
-    service = TableService(db, clock=ManualClock())
+    service = TableService(db)  # the real clock: computers move when their time comes
     opening: list[float] = []  # while the tables are being dealt
     latencies: list[float] = []  # steady state, after the warm-up
     original = service._apply
     steady_from = time.monotonic() + warmup
 
-    async def timed_apply(table: LiveTable, game, action):  # type: ignore[no-untyped-def]
+    async def timed_apply(table: LiveTable, action, cause):  # type: ignore[no-untyped-def]
         started = time.perf_counter()
         try:
-            return await original(table, game, action)
+            return await original(table, action, cause)
         finally:
             (latencies if time.monotonic() >= steady_from else opening).append(time.perf_counter() - started)
 
     service._apply = timed_apply  # type: ignore[method-assign]
     ids = []
     for n in range(tables):
-        table_id = await service.create_table(2, n, seed=10_000 + n)
+        table_id = (await service.create_table(2, n, seed=10_000 + n, options=TableOptions(think))).table_id
         for _ in range(4):
             await service.add_computer(table_id, level)
         ids.append(table_id)
-    stop_at = time.monotonic() + warmup + seconds
+    stop = asyncio.Event()
+    clock_task = asyncio.create_task(service.run(stop))
     rng = random.Random(1)
 
-    async def run_table(table_id: int) -> None:
+    async def open_table(table_id: int) -> None:
         await asyncio.sleep(rng.uniform(0, think))  # tables did not all open in the same instant
-        await service.start(table_id, autoplay=False)
-        while time.monotonic() < stop_at:
-            # Moves come at a steady average pace but not in lockstep, as at real tables.
-            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            if not await service.step(table_id):
-                game = service.tables[table_id].game
-                if game is not None and game.state.result is not None:
-                    await service.start(table_id, autoplay=False)  # the next game at the same table
+        await service.start(table_id)
 
-    await asyncio.gather(*(run_table(t) for t in ids))
+    async def deal_again() -> None:
+        while not stop.is_set():  # the next game at each table whose game has ended
+            for table_id in ids:
+                if not service.tables[table_id].playing:
+                    await service.start(table_id)
+            await asyncio.sleep(0.5)
+
+    await asyncio.gather(*(open_table(t) for t in ids))
+    dealer = asyncio.create_task(deal_again())
+    await asyncio.sleep(max(0.0, steady_from + seconds - time.monotonic()))
+    stop.set()
+    await asyncio.gather(clock_task, dealer)
     elapsed = seconds
     await db.close()
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -3,11 +3,18 @@ project's computer players choose, made through the service exactly as a button 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from bot.ai.selfplay import computer_move
 from bot.engine.rules import table_rules
 from bot.service.keys import action_key
 from bot.service.tables import TableService
 from bot.service.updates import SeatUpdate
+from bot.store.db import Database
 
 ALICE, BOB, CAROL, DAN = 1001, 1002, 1003, 1004
 PEOPLE = (ALICE, BOB, CAROL, DAN)
@@ -42,3 +49,22 @@ async def move_people(service: TableService, table_id: int, mine: list[SeatUpdat
             mine.append(update)
         made += 1
     return made
+
+
+OpenDb = Callable[[Path], Coroutine[Any, Any, Database]]
+
+
+@pytest.fixture
+async def open_db() -> AsyncIterator[OpenDb]:
+    """Open databases that are closed at the end of the test, even when it fails (an open aiosqlite connection
+    would keep the test process alive)."""
+    opened: list[Database] = []
+
+    async def opener(path: Path) -> Database:
+        db = await Database.open(path)
+        opened.append(db)
+        return db
+
+    yield opener
+    for db in opened:
+        await db.close()

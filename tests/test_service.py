@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from service_helpers import ALICE, BOB, human_table
+from service_helpers import ALICE, BOB, OpenDb, human_table
 
 from bot.engine.actions import CharlestonPass, Discard, PassCall
 from bot.engine.rules import table_rules
@@ -78,10 +78,10 @@ async def test_every_update_is_published_after_its_action_is_saved(db: Database)
     assert saved == table.version
 
 
-async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(tmp_path: Path) -> None:
+async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(tmp_path: Path, open_db: OpenDb) -> None:
     path = tmp_path / "restart.db"
     clock = ManualClock()
-    first_db = await Database.open(path)
+    first_db = await open_db(path)
     first = TableService(first_db, clock=clock, computer_delay=0)
     table_id = await human_table(first, [ALICE], seed=11, charleston=False)
     await first.start(table_id)
@@ -93,7 +93,7 @@ async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(tmp_pa
     version = before.version
     await first_db.close()  # the process "stops"
 
-    second_db = await Database.open(path)
+    second_db = await open_db(path)
     second = TableService(second_db, clock=clock, computer_delay=0)
     assert await second.restore() == 1
     after = second.tables[table_id]
@@ -104,13 +104,12 @@ async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(tmp_pa
         clock.advance(10_000)
         await second.tick()
     assert await ledger.verify(second_db) == []
-    await second_db.close()
 
 
-async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(tmp_path: Path) -> None:
+async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(tmp_path: Path, open_db: OpenDb) -> None:
     path = tmp_path / "window.db"
     clock = ManualClock()
-    db1 = await Database.open(path)
+    db1 = await open_db(path)
     service = TableService(db1, clock=clock, computer_delay=0)
     # Alice sits South, after the computer East: East's first discard waits for Alice's answer.
     table_id = (await service.create_table(5, 50, seed=12, rules=table_rules(charleston=False))).table_id
@@ -125,7 +124,7 @@ async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(tmp
     await db1.close()
 
     clock.advance(3600)  # an hour later the bot comes back
-    db2 = await Database.open(path)
+    db2 = await open_db(path)
     restarted = TableService(db2, clock=clock, computer_delay=0)
     await restarted.restore()
     await restarted.tick()
@@ -134,7 +133,6 @@ async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(tmp
     (action,) = (await rows(db2, "SELECT action FROM actions WHERE game_id = ? AND seq = ?", table.game_id,
                             window_version))[0]
     assert '"close_window"' in str(action)
-    await db2.close()
 
 
 async def test_an_absent_player_is_played_by_a_computer_after_the_timeout_and_can_come_back(db: Database) -> None:
