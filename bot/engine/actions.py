@@ -6,7 +6,7 @@ in the action log: ``{"type": "discard", "seat": 2, "tile": "5D"}``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from .errors import EngineError
@@ -153,8 +153,7 @@ def action_from_json(data: Any) -> Action:
             if name == "seat" and cls is CloseWindow:
                 values[name] = TABLE
                 continue
-            default_ok = name in ("blind", "tiles", "mahjong")
-            if default_ok:
+            if names[name].default is not MISSING:
                 continue
             raise ActionFormatError(f"Action {cls.type} needs a {name!r} field.")
         value = data[name]

@@ -218,8 +218,13 @@ def _target(path: str, readonly: bool) -> str:
     # connection to close, it then removes the -wal and -shm files SQLite makes beside a WAL database, where a
     # mode=ro handle would leave them behind.
     folder = Path(path).resolve().parent
-    writable = os.access(path, os.W_OK) and os.access(folder, os.W_OK)
-    return uri + ("?mode=rw" if writable else "?mode=ro")
+    if os.access(path, os.W_OK) and os.access(folder, os.W_OK):
+        return uri + "?mode=rw"
+    if not Path(path + "-wal").exists():
+        # SQLite cannot make the -shm file a WAL database needs in a folder it may not write; with no -wal file
+        # no one is writing, so the file alone is the whole database and may be read as unchanging.
+        return uri + "?mode=ro&immutable=1"
+    return uri + "?mode=ro"
 
 
 async def _identify(conn: aiosqlite.Connection, path: str, *, current: bool) -> int:
