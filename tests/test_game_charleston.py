@@ -1,4 +1,4 @@
-"""The Charleston (RULES §3: CH1-CH8, CH11)."""
+"""The Charleston (docs/rules.md §3: CH1-CH8, CH11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seats, deal, turn order, East's rotation and the heavenly hand (RULES §2: S1, S3-S6; §11.3, §11.4)."""
+"""Seats, deal, turn order, East's rotation and the heavenly hand (docs/rules.md §2: S1, S3-S6; §11.3, §11.4)."""
 
 from __future__ import annotations
 

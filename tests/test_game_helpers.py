@@ -1,6 +1,6 @@
 """Scenario kit shared by the game-engine tests (tests/test_game_*.py, test_payouts.py, test_replay.py).
 
-This module holds no tests. It builds fully controlled games from an explicit deal (RULES S3 abstracted, see
+This module holds no tests. It builds fully controlled games from an explicit deal (docs/rules.md S3 abstracted, see
 ``Game.new(deal=...)``): racks are written in tile notation, shorter racks are padded with unrelated "junk" tiles,
 and the wall starts with the given tiles. Every refused action is checked to leave the state untouched.
 """
@@ -51,7 +51,7 @@ def t1(text: str) -> int:
 
 
 def tiles_of(state: GameState) -> Counter[int]:
-    """Every tile the game holds: racks, exposures, wall, discards, and the Bob dummy's piles (RULES CH8)."""
+    """Every tile the game holds: racks, exposures, wall, discards, and the Bob dummy's piles (docs/rules.md CH8)."""
     total: Counter[int] = Counter()
     for seat in state.seats:
         total.update(seat.rack)
@@ -224,7 +224,7 @@ def amounts(state: GameState) -> dict[tuple[int, int], int]:
 
 
 def play_to_wall_game(table: Table) -> None:
-    """Every player throws back what she draws until the wall is empty and the game ends (RULES P14, M10)."""
+    """Every player throws back what she draws until the wall is empty and the game ends (docs/rules.md P14, M10)."""
     state = table.state
     if state.phase == Phase.PLAY and not state.needs_draw:
         seat = state.turn

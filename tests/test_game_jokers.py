@@ -1,4 +1,4 @@
-"""Jokers in play (RULES §5: J1-J7; SC2 for exchanges that complete Mah Jongg)."""
+"""Jokers in play (docs/rules.md §5: J1-J7; SC2 for exchanges that complete Mah Jongg)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Mah Jongg, false declarations and dead hands (RULES §6: M1, M2, M4, M6, M7, M10; §11.1, §11.6)."""
+"""Mah Jongg, false declarations and dead hands (docs/rules.md §6: M1, M2, M4, M6, M7, M10; §11.1, §11.6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Turns, calls and claim priority (RULES §4: P1-P14; §11.2, §11.5; TR1 hot wall)."""
+"""Turns, calls and claim priority (docs/rules.md §4: P1-P14; §11.2, §11.5; TR1 hot wall)."""
 
 from __future__ import annotations
 

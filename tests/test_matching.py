@@ -1,4 +1,4 @@
-"""Mah Jongg checking and exposure legality (RULES §5, §8.1, P5-P8, SC3)."""
+"""Mah Jongg checking and exposure legality (docs/rules.md §5, §8.1, P5-P8, SC3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Who pays whom (RULES §7: SC1-SC5; H5 and §11.7 for 1946; M10). Every case is a real game from an explicit deal.
+"""Who pays whom (docs/rules.md §7: SC1-SC5; H5 and §11.7 for 1946; M10). Every case is a real game from an
+explicit deal.
 
 SC5 test vectors (V = 25): discard 50 / 25 / 25; self-pick 50 each; jokerless discard 100 / 50 / 50; jokerless
 self-pick 100 each; Singles & Pairs (no jokers) discard 2V / V / V, never the jokerless bonus.

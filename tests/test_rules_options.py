@@ -1,4 +1,4 @@
-"""Table rules: presets, per-table options and their validation (RULES §7.2, §10, §11)."""
+"""Table rules: presets, per-table options and their validation (docs/rules.md §7.2, §10, §11)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bot.service.cards import load_card
 def test_default_is_nmjl_with_house_rules_off() -> None:
     rules = table_rules()
     assert rules.preset == "nmjl" and rules.card == "practice"
-    # [TABLE] options are off by default (RULES §0).
+    # [TABLE] options are off by default (docs/rules.md §0).
     assert rules.hot_wall == 0 and rules.blanks == 0 and rules.three_player_charleston == "none"
     assert rules.declarations == "friendly"  # §11.1
     assert 3 <= rules.call_window_seconds <= 30  # §11.2
