@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from bot.cli.common import UsageProblem, card_or_explain, count, print_json
+from bot.cli.common import UsageProblem, card_or_explain, count, file_path, print_json
 from bot.engine.analysis import LineAnalysis, analyze
 from bot.engine.cardfile import validate_card_text
 from bot.engine.errors import CardError, TileError
@@ -27,7 +27,7 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_show)
 
     p = sub.add_parser("validate", help="check a card file and list every problem")
-    p.add_argument("file")
+    p.add_argument("file", type=file_path)
     p.set_defaults(run=run_validate)
 
     for name, helptext, runner in (("check", "is this rack a Mah Jongg, and on which line?", run_check),

@@ -88,6 +88,15 @@ seed = _bounded_int(0, MAX_SEED, f"a seed is a whole number from 0 to {MAX_SEED}
 guild_id = _bounded_int(0, MAX_ID, "a guild (Discord server) id is a whole number of up to 19 digits")
 
 
+def file_path(text: str) -> str:
+    """An argparse type: a file or folder path (not empty, no NUL character, of a length a system accepts)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a file path, not an empty one")
+    if "\0" in text or len(text) > 4096:
+        raise argparse.ArgumentTypeError(f"{text[:30]!r}... is not a usable path")
+    return text
+
+
 def count(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high``."""
     return _bounded_int(low, high, f"give a whole number from {low:,} to {high:,}")

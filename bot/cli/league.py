@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from bot.cli.common import UsageProblem, guild_id, print_json, same_file, with_database
+from bot.cli.common import UsageProblem, file_path, guild_id, print_json, same_file, with_database
 from bot.service.tables import TableService
 from bot.store import ledger
 from bot.store.db import Database
@@ -20,11 +20,11 @@ def register(commands: Any) -> None:
     p = commands.add_parser("ledger", help="check the chip ledger")
     sub = p.add_subparsers(dest="ledger_command", required=True, metavar="ACTION")
     v = sub.add_parser("verify", help="every game's entries sum to zero and no game is settled twice")
-    v.add_argument("--db", required=True, metavar="PATH")
+    v.add_argument("--db", type=file_path, required=True, metavar="PATH")
     v.set_defaults(run=run_verify)
 
     p = commands.add_parser("standings", help="a league's weekly (or all-time) standings")
-    p.add_argument("--db", required=True, metavar="PATH")
+    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
     p.add_argument("--guild", type=guild_id, default=None, metavar="ID",
                    help="default: every guild in the database")
     p.add_argument("--week", default=None, metavar="YYYY-Www", help="default: the current week")
@@ -34,22 +34,22 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_standings)
 
     p = commands.add_parser("backup", help="copy the database safely, even while the bot is running")
-    p.add_argument("--db", required=True, metavar="PATH")
-    p.add_argument("--to", required=True, metavar="FILE")
+    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    p.add_argument("--to", type=file_path, required=True, metavar="FILE")
     p.set_defaults(run=run_backup)
 
     p = commands.add_parser("migrate", help="bring the database's schema up to date (the bot does this on start-up)")
-    p.add_argument("--db", required=True, metavar="PATH")
+    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
     p.set_defaults(run=run_migrate)
 
     p = commands.add_parser("tables", help="tables kept in the database")
     sub = p.add_subparsers(dest="tables_command", required=True, metavar="ACTION")
     t = sub.add_parser("list", help="every table that is not closed")
-    t.add_argument("--db", required=True, metavar="PATH")
+    t.add_argument("--db", type=file_path, required=True, metavar="PATH")
     t.add_argument("--json", action="store_true")
     t.set_defaults(run=run_tables_list)
     t = sub.add_parser("resume", help="finish every unfinished table whose seats are all computer players")
-    t.add_argument("--db", required=True, metavar="PATH")
+    t.add_argument("--db", type=file_path, required=True, metavar="PATH")
     t.set_defaults(run=run_tables_resume)
 
 

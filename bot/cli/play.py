@@ -9,7 +9,17 @@ import time
 from typing import Any
 
 from bot.ai.players import LEVELS
-from bot.cli.common import UsageProblem, count, database_errors, output_folder, print_json, seconds, seed
+from bot.cli.common import (
+    UsageProblem,
+    card_or_explain,
+    count,
+    database_errors,
+    file_path,
+    output_folder,
+    print_json,
+    seconds,
+    seed,
+)
 from bot.cli.demo import run_demo, write_images
 from bot.cli.simulate import simulate, simulate_recorded
 from bot.engine.errors import CardError
@@ -26,8 +36,10 @@ def register(commands: Any) -> None:
     p.add_argument("--card", default=None, metavar="ID", help="card id (default: practice, or nmjl-1946 with "
                    "--rules nmjl-1946)")
     p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl or nmjl-1946")
-    p.add_argument("--log", default=None, metavar="DIR", help="write every game to DIR as a replay file")
-    p.add_argument("--db", default=None, metavar="PATH", help="play through the table service and record every game")
+    p.add_argument("--log", type=file_path, default=None, metavar="DIR",
+                   help="write every game to DIR as a replay file")
+    p.add_argument("--db", type=file_path, default=None, metavar="PATH",
+                   help="play through the table service and record every game")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_simulate)
 
@@ -36,9 +48,9 @@ def register(commands: Any) -> None:
     p.add_argument("--seed", type=seed, default=2026)
     p.add_argument("--level", default="normal", choices=[lv for lv in LEVELS if lv != "random"])
     p.add_argument("--delay", type=seconds(10), default=0.0, metavar="SECONDS", help="pause between lines")
-    p.add_argument("--db", default=None, metavar="PATH",
+    p.add_argument("--db", type=file_path, default=None, metavar="PATH",
                    help="play through the table service and record the game in this database")
-    p.add_argument("--images", default=None, metavar="DIR",
+    p.add_argument("--images", type=file_path, default=None, metavar="DIR",
                    help="write the final table, each rack and the winning line to this folder")
     # Recording and images used to be on by default; these stay accepted so old scripts keep working.
     p.add_argument("--no-db", action="store_true", help=argparse.SUPPRESS)
@@ -126,6 +138,7 @@ def run_demo_command(args: argparse.Namespace) -> int:
 
     db_path = None if args.no_db else args.db
     folder = output_folder(args.images, "--images") if args.images and not args.no_images else None
+    card_or_explain("practice")  # the demo's card: a cards folder of a league's own may not hold it
     with database_errors(db_path or ":memory:"):
         game = run_demo(args.seed, args.level, say, db_path)
     if folder is not None:

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import UsageProblem, card_or_explain, count, guild_id, same_file, with_database
+from bot.cli.common import UsageProblem, card_or_explain, count, file_path, guild_id, same_file, with_database
 from bot.engine.errors import TileError
 from bot.engine.notation import check_available, parse_groups, parse_tile, parse_tiles
 from bot.engine.replay import ReplayError, replay, replay_header
@@ -49,7 +49,7 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_rack)
 
     p = sub.add_parser("table", help="the table at some point of a replay (docs/replay-format.md)")
-    p.add_argument("--replay", required=True, metavar="FILE")
+    p.add_argument("--replay", type=file_path, required=True, metavar="FILE")
     p.add_argument("--step", type=count(0, 1_000_000), default=None, metavar="N",
                    help="after the first N actions (default: all)")
     p.add_argument("--names", default="", metavar='"A, B, C, D"', help="players' names by seat, comma-separated")
@@ -65,7 +65,7 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_card)
 
     p = sub.add_parser("standings", help="a league week's standings chart (or the season's)")
-    p.add_argument("--db", required=True, metavar="PATH")
+    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
     p.add_argument("--guild", type=guild_id, default=None, metavar="ID", help="default: the database's only guild")
     p.add_argument("--week", default=None, metavar="YYYY-Www", help="default: the current week")
     p.add_argument("--season", action="store_true", help="cumulative net chips over every week with games")
@@ -79,7 +79,7 @@ def register(commands: Any) -> None:
 
 
 def _output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the PNG file to write")
+    parser.add_argument("-o", "--output", type=file_path, required=True, metavar="FILE", help="the PNG file to write")
 
 
 def _write(image: Rendered, path: str, *inputs: str) -> int:

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from bot.cli.common import UsageProblem, print_json
+from bot.cli.common import UsageProblem, file_path, print_json
 from bot.cli.narrate import describe
 from bot.engine.errors import CardError
 from bot.engine.game import Game, seat_wind
@@ -21,7 +21,7 @@ MAX_REPLAY_BYTES = 5_000_000  # a finished game is about 30 KB
 
 def register(commands: Any) -> None:
     parser = commands.add_parser("replay", help="play a replay file back (docs/replay-format.md)")
-    parser.add_argument("file")
+    parser.add_argument("file", type=file_path)
     parser.add_argument("--json", action="store_true", help="events, final state and payouts as JSON")
     parser.set_defaults(run=run)
 
