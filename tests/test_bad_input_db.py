@@ -276,3 +276,13 @@ def test_backup_into_a_folder_without_write_permission(charleston_db: Path, tmp_
         assert str(locked / "copy.db") in line
     finally:
         locked.chmod(0o755)
+
+
+def test_a_header_that_claims_an_older_schema_than_the_tables_is_reported(charleston_db: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by the fuzz test: a damaged version number made the opener re-run a migration and fail as a bug."""
+    with sqlite3.connect(charleston_db) as conn:
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    conn.close()
+    line = refused(capsys, "tables", "resume", "--db", str(charleston_db))
+    assert f"says it is at schema {len(MIGRATIONS) - 1}, but its tables do not match" in line

@@ -102,7 +102,7 @@ class Database:
             await conn.execute("PRAGMA foreign_keys = ON")
             db = cls(conn, path)
             if not readonly:
-                await db.migrate()
+                await _migrate(db, path)
                 if app_id != APPLICATION_ID:
                     await conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             return db
@@ -183,6 +183,19 @@ class Database:
                 await self.conn.execute("ROLLBACK")
                 raise
             await self.conn.execute("COMMIT")
+
+
+async def _migrate(db: Database, path: str) -> None:
+    version = await db.schema_version()
+    try:
+        await db.migrate()
+    except sqlite3.Error as exc:
+        if explain(path, exc) is not None:
+            raise
+        # Every migration is tested from every earlier version, so one that fails here met a file whose schema
+        # is not what its version number says: edited by hand, or damaged.
+        raise DatabaseProblem(f"{path} says it is at schema {version}, but its tables do not match ({exc}); it may "
+                              "be damaged: restore it from a backup made with 'charleston backup'") from None
 
 
 def _check_path(path: Path, *, readonly: bool, create: bool) -> None:
