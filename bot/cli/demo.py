@@ -14,9 +14,10 @@ from bot.engine.events import Event
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
 from bot.engine.rules import TableRules, table_rules
-from bot.engine.tiles import code, name
+from bot.engine.tiles import code
 from bot.engine.views import public_view, seat_view
 from bot.service.cards import load_card
+from bot.service.narration import describe
 
 
 def _tiles(tiles: list[int]) -> str:
@@ -24,15 +25,20 @@ def _tiles(tiles: list[int]) -> str:
 
 
 class Narrator:
-    """Turns the engine's events into short lines, folding a draw and its discard into one."""
+    """Lays the game's events out for the terminal, in the words of :mod:`bot.service.narration`: the
+    Charleston's passes as headings, each draw beside its discard, the winning hand with its card line."""
+
+    SHOWN = frozenset({"call", "exposure", "joker_exchange", "blank_swap", "dead_hand", "false_mahjong",
+                       "charleston_stopped", "draw_returned"})
 
     def __init__(self, game: Game, say: Callable[[str], None]) -> None:
         self.game = game
         self.say = say
-        self.drawn: dict[int, int] = {}
+        self.drawn: dict[int, Event] = {}
 
-    def wind(self, seat: int | None) -> str:
-        return seat_wind(self.game.state, seat) if seat is not None and seat >= 0 else "The table"
+    def wind(self, seat: int) -> str:
+        """The seat's wind."""
+        return seat_wind(self.game.state, seat)
 
     def __call__(self, events: list[Event]) -> None:
         for event in events:
@@ -41,59 +47,39 @@ class Narrator:
                 self.say(line)
 
     def line(self, event: Event) -> str:
-        d = event.data
-        who = self.wind(event.seat)
+        """The line for one event, or "" when the demo leaves it out."""
         match event.type:
-            case "charleston":
-                return f"-- Charleston: {d['step']} --"
-            case "charleston_received":
-                return f"   {who} receives {_tiles(d['tiles'])}"
-            case "charleston_stopped":
-                return f"{who} stops the Charleston."
-            case "charleston_voted" if not d["stop"]:
+            case "charleston" | "courtesy" | "play":
+                return f"-- {describe(event, self.wind)} --"
+            case "charleston_received" | "courtesy_received":
+                return f"   {describe(event, self.wind)}"
+            case "courtesy_exchanged" if event.data["count"]:
+                return f"   {describe(event, self.wind)}"
+            case "drew" if event.seat is not None:
+                self.drawn[event.seat] = event
                 return ""
-            case "courtesy":
-                return "-- Courtesy pass across --"
-            case "courtesy_exchanged":
-                partner = self.wind(d["partner"]) if d["partner"] is not None else "Bob"
-                return f"   {who} and {partner} swap {d['count']} tile(s)." if d["count"] else ""
-            case "play":
-                return f"-- Play: East opens; {d['wall']} tiles in the wall --"
-            case "drew":
-                self.drawn[event.seat or 0] = d["tile"]
-                return ""
-            case "discard":
-                drawn = self.drawn.pop(event.seat or 0, None)
-                took = f"draws {code(drawn)}, " if drawn is not None else ""
-                return f"{who:<6} {took}discards {name(d['tile'])}"
-            case "call":
-                return f"{who} calls {'MAH JONGG' if d['mahjong'] else 'it'}!"
-            case "exposure":
-                return f"{who} exposes {_tiles(d['tiles'])}"
-            case "joker_exchange":
-                return f"{who} gives {code(d['tile'])} for a joker from {self.wind(d['owner'])}'s exposure"
-            case "dead_hand":
-                return f"{who}'s hand is dead: {d['reason']}."
+            case "discard" if event.seat is not None:
+                drew = self.drawn.pop(event.seat, None)
+                return (describe(drew, self.wind) + " " if drew is not None else "") + describe(event, self.wind)
             case "mahjong":
                 return self.mahjong_line(event)
-            case "game_over" if d["how"] == "wall":
-                return "The wall is empty: a wall game. Nobody pays."
+            case "game_over" if event.data["how"] != "wall":
+                return ""
+            case kind if kind in self.SHOWN or kind == "game_over":
+                return describe(event, self.wind)
         return ""
 
     def mahjong_line(self, event: Event) -> str:
+        """The Mah Jongg, the card line it matched and the hand, group by group."""
         d = event.data
-        card = self.game.card
-        line = card.line(d["line"])
-        how = {"self_pick": "self-picked", "discard": f"on {self.wind(d['discarder'])}'s discard",
-               "heavenly": "with the heavenly hand"}[d["how"]]
+        line = self.game.card.line(d["line"])
         groups = "  ".join(_tiles(g) for g in d["tiles"])
-        bonus = ", jokerless" if d["jokerless"] else ""
         # A draw is told together with the discard that follows it; a winning draw has no discard, so it is
         # told here (a self-pick may also come from a joker exchange after a call, with no draw to tell).
-        drawn = self.drawn.pop(event.seat or 0, None)
-        draw = f"{self.wind(event.seat):<6} draws {code(drawn)}\n" if drawn is not None else ""
-        return (f"{draw}\nMAH JONGG! {self.wind(event.seat)} wins {how}{bonus}.\n"
-                f"   Line {line.id} ({line.section}): {line.printed()}\n   Hand: {groups}")
+        drew = self.drawn.pop(event.seat, None) if event.seat is not None else None
+        draw = f"{describe(drew, self.wind)}\n" if drew is not None else ""
+        return (f"{draw}\n{describe(event, self.wind)}\n   Line {line.id} ({line.section}): {line.printed()}\n"
+                f"   Hand: {groups}")
 
 
 def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | None = None) -> Game:

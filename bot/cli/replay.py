@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 from bot.cli.common import UsageProblem, file_path, print_json
-from bot.cli.narrate import describe
 from bot.engine.errors import CardError
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
@@ -15,6 +14,7 @@ from bot.engine.replay import ReplayError, replay, replay_header
 from bot.engine.tiles import code
 from bot.service.cards import UnknownCard, load_card
 from bot.service.files import read_text
+from bot.service.narration import describe
 
 MAX_REPLAY_BYTES = 5_000_000  # a finished game is about 30 KB
 
@@ -75,9 +75,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     winds = [seat_wind(game.state, s) for s in range(4)]
     for event in played.opening + [e for step in played.events for e in step]:
-        line = describe(event, winds)
-        if line:
-            print(("  (private) " if event.private else "") + line)
+        print(("  (private) " if event.private else "") + describe(event, winds.__getitem__))
     state = summary(game)
     print(f"\nPhase: {state['phase']}; {state['wall']} tiles in the wall; {state['discards']} discards.")
     for seat in state["seats"]:

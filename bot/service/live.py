@@ -84,9 +84,11 @@ class LiveTable:
                          self.rules, self.options, seats, wild, self.row.games_played,
                          public_view(self.game) if self.game is not None else None, dict(self.row.display))
 
-    def table_update(self, cause: str, events: list[Event]) -> TableUpdate:
-        """The next public update, for a change just made."""
-        self.updates += 1
+    def table_update(self, cause: str, events: list[Event], *, change: bool = True) -> TableUpdate:
+        """The next public update, for a change just made; with ``change`` False, the table as it is (for a look,
+        not a change: its version is the last update's)."""
+        if change:
+            self.updates += 1
         game = self.game
         phase = game.state.phase.value if game is not None else LOBBY
         token = current_token(game) if game is not None else None

@@ -18,6 +18,7 @@ import contextlib
 import random
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from bot.ai.players import LEVELS
 from bot.engine.actions import Action
@@ -25,15 +26,18 @@ from bot.engine.card import Card
 from bot.engine.errors import CardError
 from bot.engine.events import Event, public
 from bot.engine.game import Game
-from bot.engine.rules import TableRules, rules_from_dict
+from bot.engine.rules import RulesError, TableRules, rules_from_dict, table_rules
 from bot.engine.state import GameState
+from bot.engine.views import seat_view
 from bot.store import records
 from bot.store.db import Database
 from bot.store.records import SeatRow
 
-from .cards import UnknownCard, load_card
+from .cards import UnknownCard, card_files, load_card
 from .clock import Clock, SystemClock
+from .decisions import open_tokens
 from .errors import ErrorKind, TableError
+from .hints import Hint, hints_for
 from .hub import Hub, SeatListener, TableListener
 from .keys import parse_action_key
 from .live import LiveTable
@@ -57,6 +61,28 @@ class TableService(Referee):
         self.tables: dict[int, LiveTable] = {}
         self.hub = Hub()
         self._wake = asyncio.Event()
+
+    @classmethod
+    async def open(cls, path: str, **kwargs: Any) -> TableService:
+        """Open (and migrate) the database at ``path`` and restore every open table from it."""
+        db = await Database.open(path)
+        try:
+            service = cls(db, **kwargs)
+            await service.restore()
+        except BaseException:
+            await db.close()
+            raise
+        return service
+
+    async def close(self) -> None:
+        """Let in-flight actions finish, deliver what was published, then close the database."""
+        for table in list(self.tables.values()):
+            async with table.lock:
+                pass  # an action holding the lock has finished once we get it
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.hub.drain(), timeout=5)
+        await self.hub.close()
+        await self.db.close()
 
     # -- listening -----------------------------------------------------------------------------------------
     def subscribe(self, listener: TableListener, table_id: int | None = None) -> Callable[[], None]:
@@ -111,11 +137,44 @@ class TableService(Referee):
         """The public view of a table now."""
         return self.table(table_id).view()
 
+    def snapshot(self, table_id: int) -> TableUpdate:
+        """The table as it is now, as everyone may see it (a look, not a change)."""
+        return self.table(table_id).table_update("show", [], change=False)
+
     def seat_update(self, table_id: int, player_id: int) -> SeatUpdate:
         """The caller's own seat as it is now (rack, choices): for "show my rack"; never another seat's."""
         table = self.table(table_id)
         seat = self._seat(table, player_id)
-        return table.seat_update(table.table_update("show", []), seat, [])
+        return table.seat_update(table.table_update("show", [], change=False), seat, [])
+
+    def card_ids(self) -> list[str]:
+        """The cards a table may be opened with."""
+        return sorted(card_files())
+
+    def make_rules(self, preset: str, *, card: str | None = None, **options: Any) -> TableRules:
+        """Table rules from a preset and options, checked (an unknown card or a bad value is a TableError)."""
+        if card is None:
+            card = "nmjl-1946" if preset == "nmjl-1946" else "practice"
+        elif preset == "nmjl" and card == "nmjl-1946":
+            preset = "nmjl-1946"  # the 1946 card is played with the 1946 set
+        try:
+            rules = table_rules(preset, card=card, **options)
+        except RulesError as exc:
+            raise TableError(ErrorKind.BAD_INPUT, str(exc)) from None
+        self._card(card)
+        return rules
+
+    def decision_open(self, table_id: int, token: str) -> bool:
+        """Whether the decision ``token`` names is still open at the table."""
+        game = self.table(table_id).game
+        return game is not None and token in open_tokens(game)
+
+    def hint(self, table_id: int, player_id: int, top: int = 3) -> list[Hint]:
+        """The caller's closest card lines (their own rack only)."""
+        table = self.table(table_id)
+        seat = self._seat(table, player_id)
+        game = self._require_game(table)
+        return hints_for(seat_view(game, seat), top)
 
     # -- tables and seats --------------------------------------------------------------------------------------
     async def create_table(self, guild_id: int, channel_id: int, *, created_by: int | None = None,

@@ -1,0 +1,115 @@
+"""The bot's settings, read in one place: the environment, over an optional ``.env`` file (see ``.env.example``).
+
+Every setting is checked here, so a missing or malformed one is one clear sentence naming it, before anything
+starts.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+DISCORD_API = "https://discord.com/api/v10"
+DISCORD_GATEWAY = "wss://gateway.discord.gg/"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+# A bot token is three base64url parts: the bot's id, a timestamp, and a signature.
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
+
+
+class SettingsError(ValueError):
+    """A setting that is missing or malformed; the message names it and says what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything ``charleston bot`` needs to run."""
+
+    token: str
+    db_path: str
+    guild_id: int | None  # sync commands to this guild only (instant), else globally
+    log_level: str
+    api_base: str
+    gateway_url: str
+
+    @property
+    def application_id(self) -> int:
+        """The bot's application id, which Discord writes into the first part of its token."""
+        return application_id_from_token(self.token)
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """``KEY=VALUE`` lines of a ``.env`` file (comments, blank lines, ``export`` and quotes allowed)."""
+    values: dict[str, str] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return values
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"{path}: can't be read ({exc.__class__.__name__}); fix or remove it.") from None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        line = line.removeprefix("export ").strip()
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            raise SettingsError(f"{path}, line {number}: expected NAME=value, found {raw.strip()[:40]!r}.")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
+    """The settings from ``env`` (default: the process environment) over the ``.env`` file."""
+    merged = {**(read_dotenv(dotenv) if dotenv is not None else {}), **(os.environ if env is None else env)}
+
+    def get(name: str) -> str:
+        return merged.get(name, "").strip()
+
+    token = get("DISCORD_TOKEN")
+    if not token:
+        raise SettingsError("DISCORD_TOKEN is not set: put the bot's token in .env (see .env.example and the "
+                            "README's 'Running the bot').")
+    if not _TOKEN.match(token):
+        raise SettingsError("DISCORD_TOKEN doesn't look like a bot token (three parts separated by dots): copy it "
+                            "again from the Developer Portal, Bot page, Reset Token.")
+    guild = get("CHARLESTON_GUILD")
+    if guild and not (guild.isdigit() and 15 <= len(guild) <= 20):
+        raise SettingsError(f"CHARLESTON_GUILD must be a server id (a number of 15 to 20 digits), not {guild!r}: "
+                            "in Discord, right-click the server and Copy Server ID.")
+    level = (get("CHARLESTON_LOG_LEVEL") or "INFO").upper()
+    if level not in LOG_LEVELS:
+        raise SettingsError(f"CHARLESTON_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+    api = get("DISCORD_API_BASE") or DISCORD_API
+    _check_url("DISCORD_API_BASE", api, ("http", "https"))
+    gateway = get("DISCORD_GATEWAY_URL") or DISCORD_GATEWAY
+    _check_url("DISCORD_GATEWAY_URL", gateway, ("ws", "wss"))
+    return Settings(token, get("CHARLESTON_DB") or "charleston.db", int(guild) if guild else None, level,
+                    api.rstrip("/"), gateway)
+
+
+def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> None:
+    parsed = urlparse(value)
+    if parsed.scheme not in schemes or not parsed.netloc:
+        raise SettingsError(f"{name} must be a {' or '.join(s + '://' for s in schemes)} address, not {value!r}.")
+
+
+def application_id_from_token(token: str) -> int:
+    """The application id encoded in a bot token's first part."""
+    head = token.split(".", 1)[0]
+    try:
+        decoded = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        decoded = ""
+    if not decoded.isdigit():
+        raise SettingsError("DISCORD_TOKEN's first part does not hold an application id: copy the token again.")
+    return int(decoded)

@@ -1,0 +1,126 @@
+"""The Discord bot: a ``commands.Bot`` over the table service, its start-up, its one error path, its shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service.clock import Clock
+from bot.service.tables import TableService
+from bot.settings import Settings
+
+from .components import DYNAMIC_ITEMS
+from .controls import Controls
+from .presenter import Presenter
+from .replies import report_error
+
+log = logging.getLogger("charleston.discord")
+
+EXTENSIONS = ("cogs.general", "cogs.tables", "cogs.play")
+
+
+class CharlestonTree(app_commands.CommandTree["CharlestonBot"]):
+    """The command tree, with the cogs' one error path."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """Answer the user and log what they can't see."""
+        await report_error(interaction, error)
+
+
+class CharlestonBot(commands.Bot):
+    """The bot process: opens the database, restores the tables, loads the cogs and runs the tables' clock."""
+
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, computer_delay: float = 1.5,
+                 extensions: tuple[str, ...] = EXTENSIONS, refresh_interval: float = 1.0) -> None:
+        point_discord_at(settings.api_base, settings.gateway_url)
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         tree_cls=CharlestonTree, help_command=None,
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+        self.settings = settings
+        self._clock = clock
+        self._computer_delay = computer_delay
+        self._extensions = extensions
+        self._service: TableService | None = None
+        self._stop_clock = asyncio.Event()
+        self._clock_task: asyncio.Task[None] | None = None
+        self.presenter = Presenter(self, refresh_interval)
+        self.controls = Controls(self)
+
+    @property
+    def service(self) -> TableService:
+        """The table service (open once :meth:`setup_hook` has run)."""
+        if self._service is None:
+            raise RuntimeError("the bot has not started")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        """Open and migrate the database, restore every open table, load the cogs, start the clock, sync."""
+        self._service = await TableService.open(self.settings.db_path, clock=self._clock,
+                                                computer_delay=self._computer_delay)
+        log.info("database %s: %d open table(s) restored", self.settings.db_path, len(self.service.tables))
+        for extension in self._extensions:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)  # every button drawn before a restart works after it
+        self.presenter.start()
+        await self.presenter.refresh_all()
+        self._clock_task = asyncio.create_task(self.service.run(self._stop_clock), name="table clock")
+        guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        log.info("synced %d command(s) %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Someone posted in a table's thread: the table message moves back to the bottom at its next update."""
+        if self.user is not None and message.author.id != self.user.id:
+            self.presenter.something_posted(message.channel.id)
+
+    async def close(self) -> None:
+        """Stop the clock, let in-flight actions finish, close the database, then disconnect."""
+        self._stop_clock.set()
+        if self._clock_task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._clock_task, timeout=10)
+        if self._service is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.presenter.settle(), timeout=5)
+            self.presenter.stop()
+            service, self._service = self._service, None
+            await service.close()
+        await super().close()
+
+
+def point_discord_at(api_base: str, gateway_url: str) -> None:
+    """Send discord.py's REST calls and gateway connection to these addresses (a proxy, or an offline Discord)."""
+    discord.http.Route.BASE = api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+async def run_bot(settings: Settings) -> int:
+    """Run until SIGINT or SIGTERM, then shut down cleanly; returns the exit status."""
+    bot = CharlestonBot(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    async with bot:
+        running = asyncio.create_task(bot.start(settings.token))
+        stopping = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if running in done:
+            stopping.cancel()
+            running.result()  # a login failure or a crash: raised to the caller
+            return 0
+        log.info("stopping: finishing in-flight actions")
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await running
+    return 0

@@ -1,0 +1,264 @@
+"""Every button and select the bot draws, as persistent :class:`discord.ui.DynamicItem`\\ s (state in the
+custom_id, see :mod:`cogs.ids`), and the component sets of the table message and of a player's own message.
+
+A component's callback only hands the press to the bot's :class:`~cogs.controls.Controls`; every error is
+answered there.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.engine.state import Phase
+from bot.engine.tiles import code, name
+from bot.service.choices import Choice, SeatChoices, TilePick
+from bot.service.updates import SeatUpdate, TableUpdate
+
+from . import ids
+
+PER_ROW = 5
+
+
+def _controls(interaction: discord.Interaction) -> Any:
+    return interaction.client.controls  # type: ignore[attr-defined]
+
+
+class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.ACT):
+    """Makes one move (an action key) while its decision is open."""
+
+    def __init__(self, table: int, token: str, key: str, *, label: str = "Go",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=ids.act_id(table, token, key),
+                                           row=row))
+        self.table, self.token, self.key = table, token, key
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ActButton:
+        """Rebuild the button from its custom_id."""
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["table"]), match["token"], match["key"], label=item.label or "Go", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Make the move."""
+        await _controls(interaction).act(interaction, self.table, self.token, self.key)
+
+
+class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.SELECT):
+    """Picks one move among several (each option's value is an action key)."""
+
+    def __init__(self, table: int, token: str, n: int, options: list[discord.SelectOption] | None = None, *,
+                 placeholder: str | None = None, row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=ids.select_id(table, token, n), options=options or [],
+                                           placeholder=placeholder, row=row))
+        self.table, self.token = table, token
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ActSelect:
+        """Rebuild the select from its custom_id."""
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["table"]), match["token"], int(match["n"]), list(item.options))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Make the chosen move."""
+        await _controls(interaction).act(interaction, self.table, self.token, self.item.values[0])
+
+
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.PICK):
+    """Picks tiles from the rack: a Charleston pass (mode ``c``: exactly 3; ``b``: fewer go blind) or a courtesy
+    offer (``k``)."""
+
+    def __init__(self, table: int, token: str, mode: str, options: list[discord.SelectOption] | None = None, *,
+                 min_values: int = 1, max_values: int = 3, placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=ids.pick_id(table, token, mode), options=options or [],
+                                           min_values=min_values, max_values=max_values, placeholder=placeholder))
+        self.table, self.token, self.mode = table, token, mode
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PickSelect:
+        """Rebuild the select from its custom_id."""
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["table"]), match["token"], match["mode"], list(item.options),
+                   min_values=item.min_values, max_values=item.max_values)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Pass (or offer) the picked tiles."""
+        await _controls(interaction).pick(interaction, self.table, self.token, self.mode, list(self.item.values))
+
+
+class CallButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.CALL):
+    """"Call" under a discard: answers with the exposures the presser can make."""
+
+    def __init__(self, table: int, token: str) -> None:
+        super().__init__(discord.ui.Button(label="Call", style=discord.ButtonStyle.primary,
+                                           custom_id=ids.call_id(table, token), row=0))
+        self.table, self.token = table, token
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> CallButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["table"]), match["token"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the presser's call options."""
+        await _controls(interaction).call_options(interaction, self.table, self.token)
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.TABLE):
+    """The lobby's buttons, and the private helpers (my rack, hint, jokers, blanks, I'm back)."""
+
+    def __init__(self, table: int, what: str, *, label: str = "", style: discord.ButtonStyle =
+                 discord.ButtonStyle.secondary, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label or what, style=style, custom_id=ids.table_id(table, what),
+                                           row=row))
+        self.table, self.what = table, what
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> TableButton:
+        """Rebuild the button from its custom_id."""
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["table"]), match["what"], label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Do the lobby step or show the helper."""
+        await _controls(interaction).table_button(interaction, self.table, self.what)
+
+
+DYNAMIC_ITEMS = (ActButton, ActSelect, PickSelect, CallButton, TableButton)
+
+
+def table_view(update: TableUpdate) -> discord.ui.View | None:
+    """The table message's components: the lobby's buttons between games; the call buttons while a discard may be
+    called; "My rack" and "Hint" during a game."""
+    view = discord.ui.View(timeout=None)
+    table = update.table_id
+    game = update.view.game
+    if update.view.status == "closed":
+        return None
+    if game is None or game.phase == Phase.FINISHED:
+        again = "Deal again" if game is not None else "Start"
+        view.add_item(TableButton(table, "join", label="Join", style=discord.ButtonStyle.success))
+        view.add_item(TableButton(table, "computer", label="Add computer"))
+        view.add_item(TableButton(table, "start", label=again, style=discord.ButtonStyle.primary))
+        view.add_item(TableButton(table, "leave", label="Leave", style=discord.ButtonStyle.danger))
+        return view
+    if game.phase == Phase.CALL_WINDOW and update.token is not None:
+        view.add_item(CallButton(table, update.token))
+        view.add_item(ActButton(table, update.token, "cm", label="Mah Jongg!", style=discord.ButtonStyle.success,
+                                row=0))
+        view.add_item(ActButton(table, update.token, "p", label="Pass", row=0))
+        view.add_item(ActButton(table, update.token, "h", label="Wait", row=0))
+    view.add_item(TableButton(table, "rack", label="My rack", row=1))
+    view.add_item(TableButton(table, "hint", label="Hint", row=1))
+    return view
+
+
+def seat_view(update: SeatUpdate) -> discord.ui.View | None:
+    """One player's components: exactly what they may do now."""
+    table, choices, token = update.table.table_id, update.choices, update.table.token
+    view = discord.ui.View(timeout=None)
+    if update.table.view.seats[update.seat].away:
+        view.add_item(TableButton(table, "back", label="I'm back", style=discord.ButtonStyle.success))
+        return view
+    if token is None or (choices.empty and choices.pick is None):
+        return None
+    if choices.pick is not None:
+        _pick(view, table, token, choices.pick, choices)
+    elif choices.vote:
+        for choice in choices.vote:
+            view.add_item(ActButton(table, token, choice.key, label=choice.label))
+    elif choices.calls or choices.call_mahjong or choices.pass_call:
+        _calls(view, table, token, choices)
+    else:
+        _turn(view, table, token, choices, update)
+    return view
+
+
+def call_options_view(table: int, token: str, choices: SeatChoices) -> discord.ui.View:
+    """The exposures (and Mah Jongg) one player can make with the discard, for the "Call" button's answer."""
+    view = discord.ui.View(timeout=None)
+    _calls(view, table, token, choices)
+    return view
+
+
+def _calls(view: discord.ui.View, table: int, token: str, choices: SeatChoices) -> None:
+    row = [ActButton(table, token, c.key, label=c.label, style=discord.ButtonStyle.primary) for c in choices.calls]
+    if choices.call_mahjong is not None:
+        row.append(ActButton(table, token, choices.call_mahjong.key, label="Mah Jongg!",
+                             style=discord.ButtonStyle.success))
+    for extra in (choices.pass_call, choices.hold):
+        if extra is not None:
+            row.append(ActButton(table, token, extra.key, label=extra.label))
+    for n, item in enumerate(row[: PER_ROW * 4]):
+        item.item.row = n // PER_ROW
+        view.add_item(item)
+
+
+def _pick(view: discord.ui.View, table: int, token: str, pick: TilePick, choices: SeatChoices) -> None:
+    options = [discord.SelectOption(label=_tile_label(tile), value=value) for value, tile in pick.options]
+    if pick.kind == "charleston":
+        blind = len(pick.blind) > 1
+        least = 1 if blind else 3
+        view.add_item(PickSelect(table, token, "b" if blind else "c", options, min_values=min(least, len(options)),
+                                 max_values=min(3, len(options)),
+                                 placeholder="Pick 3 tiles to pass" + (" (fewer: the rest blind)" if blind else "")))
+        if blind:
+            view.add_item(ActButton(table, token, "cp..3", label="Pass all 3 blind", row=1))
+    else:
+        view.add_item(PickSelect(table, token, "k", options, min_values=1, max_values=min(3, len(options)),
+                                 placeholder="Offer 1 to 3 tiles across"))
+        view.add_item(ActButton(table, token, "co.", label="Offer nothing", row=1))
+    if choices.declare is not None:
+        view.add_item(ActButton(table, token, choices.declare.key, label="Mah Jongg!",
+                                style=discord.ButtonStyle.success, row=1))
+
+
+def _turn(view: discord.ui.View, table: int, token: str, choices: SeatChoices, update: SeatUpdate) -> None:
+    drawn = update.view.drawn if update.view is not None else None
+    for n, choice in enumerate(choices.discard[: PER_ROW * 3]):
+        style = discord.ButtonStyle.primary if choice.key == f"d.{_code(drawn)}" else discord.ButtonStyle.secondary
+        view.add_item(ActButton(table, token, choice.key, label=choice.label, style=style, row=n // PER_ROW))
+    extras: list[discord.ui.Item[Any]] = []
+    if choices.declare is not None:
+        extras.append(ActButton(table, token, choices.declare.key, label="Mah Jongg!",
+                                style=discord.ButtonStyle.success))
+    if choices.exchanges:
+        extras.append(TableButton(table, "jokers", label="Exchange a joker"))
+    if choices.blank_swaps:
+        extras.append(TableButton(table, "blanks", label="Swap a blank"))
+    extras.append(TableButton(table, "hint", label="Hint"))
+    for item in extras:
+        item.row = 3
+        view.add_item(item)
+
+
+def choice_buttons(table: int, token: str, choices: tuple[Choice, ...]) -> discord.ui.View:
+    """A button per choice (at most 25), for an ephemeral answer such as the joker exchanges."""
+    view = discord.ui.View(timeout=None)
+    for n, choice in enumerate(choices[:25]):
+        view.add_item(ActButton(table, token, choice.key, label=choice.label, row=n // PER_ROW))
+    return view
+
+
+def choice_selects(table: int, token: str, groups: tuple[tuple[str, tuple[Choice, ...]], ...]) -> discord.ui.View:
+    """A select per group of choices (the blank swaps, by suit)."""
+    view = discord.ui.View(timeout=None)
+    for n, (label, choices) in enumerate(groups[:5]):
+        options = [discord.SelectOption(label=c.label[:100], value=c.key) for c in choices[:25]]
+        view.add_item(ActSelect(table, token, n, options, placeholder=label, row=n))
+    return view
+
+
+def _tile_label(tile: int) -> str:
+    return name(tile)
+
+
+def _code(tile: int | None) -> str:
+    return code(tile) if tile is not None else ""

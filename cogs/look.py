@@ -1,0 +1,221 @@
+"""What players see: the text, images and components of the table message, a player's DM and the results, built
+from the service's updates. Nothing here sends anything; :mod:`cogs.presenter` and the component handlers do."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.engine.notation import parse_tiles
+from bot.engine.state import Phase
+from bot.engine.tiles import name
+from bot.engine.views import PublicView
+from bot.service.cards import load_card
+from bot.service.choices import SeatChoices
+from bot.service.hints import Hint
+from bot.service.narration import NOTABLE, describe
+from bot.service.updates import SeatUpdate, TableUpdate, TableView
+from renderers import render_card, render_seat_view, render_table
+
+from . import components as c
+
+LOG_LINES = 8  # recent events shown in the table message
+WINDS = ("East", "South", "West", "North")
+
+
+@dataclass
+class Payload:
+    """A message to send or to edit into place."""
+
+    content: str
+    files: list[discord.File] = field(default_factory=list)
+    view: discord.ui.View | None = None
+
+
+def seat_label(view: TableView, seat: int) -> str:
+    """How the table names a seat: "Ruth (East)", "Computer (normal, South)", "Seat 2"."""
+    info = view.seats[seat]
+    game = view.game
+    wind = game.seats[seat].wind if game is not None else None
+    if info.player_id is None and info.computer_level:
+        who = f"Computer ({info.computer_level}{', ' + wind if wind else ''})"
+        return who
+    who = info.name or f"Seat {seat}"
+    return f"{who} ({wind})" if wind else who
+
+
+def event_lines(update: TableUpdate) -> list[str]:
+    """The notable events of an update, one line each, as the channel is told them (public events only)."""
+    return [describe(e, lambda s: seat_label(update.view, s)) for e in update.events if e.type in NOTABLE]
+
+
+def countdown(update: TableUpdate) -> str:
+    """A live "in 8 seconds" for the deadline, if there is one."""
+    return f" · time's up <t:{int(update.deadline.timestamp())}:R>" if update.deadline is not None else ""
+
+
+def status_line(update: TableUpdate) -> str:
+    """Whose decision the table waits on, in a line."""
+    view = update.view
+    game = view.game
+    if game is None:
+        filled = sum(1 for s in view.seats if not s.empty)
+        return f"Waiting for players: {filled} of {view.rules.players} seated. Join, or add a computer, then Start."
+    waiting = ", ".join(seat_label(view, s) for s in update.awaiting)
+    match game.phase:
+        case Phase.CHARLESTON:
+            return f"Charleston, {game.charleston_step} pass: waiting for {waiting}{countdown(update)}"
+        case Phase.CHARLESTON_VOTE:
+            return f"Stop the Charleston or go on? Waiting for {waiting}{countdown(update)}"
+        case Phase.COURTESY:
+            return f"Courtesy pass across: waiting for {waiting}{countdown(update)}"
+        case Phase.PLAY:
+            return f"{seat_label(view, game.turn)}'s turn · {game.wall} tiles in the wall{countdown(update)}"
+        case Phase.CALL_WINDOW:
+            tile = name(game.window_tile) if game.window_tile is not None else "The discard"
+            only = " (Mah Jongg only)" if game.mahjong_only else ""
+            return f"**{tile}** may be called{only}{countdown(update)}"
+    return result_line(view, game)
+
+
+def result_line(view: TableView, game: PublicView) -> str:
+    """How the game ended, in a line."""
+    result = game.result or {}
+    if result.get("winner") is None:
+        return "Wall game: nobody pays." if result.get("how") == "wall" else "Game over: no payments."
+    winner = seat_label(view, result["winner"])
+    how = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with the heavenly hand"}.get(
+        result["how"], result["how"])
+    return f"**Mah Jongg!** {winner} wins {how}: line {result['line']}, {result['value']} chips."
+
+
+def _title(view: TableView) -> str:
+    game = f" · game {view.game.game_no}" if view.game is not None else ""
+    return f"**Table {view.table_id}**{game} · {view.rules.card} card · {view.rules.preset} rules"
+
+
+async def table_payload(update: TableUpdate, log: list[str]) -> Payload:
+    """The table message: the image of the table, whose turn, the countdown, the latest events, the buttons."""
+    view = update.view
+    lines = [_title(view), status_line(update)]
+    game = view.game
+    if game is None or update.view.status == "closed":
+        lines += [_seating(view)]
+    closed = [seat_label(view, s) for s in view.display.get("dms_closed", []) if game is not None]
+    if closed:
+        lines.append(f"{', '.join(closed)}: your DMs are closed, so press **My rack** to see your tiles and play.")
+    if log:
+        lines.append("\n".join(f"> {line}" for line in log[-LOG_LINES:]))
+    files = []
+    if game is not None:
+        labels = [seat_label(view, s) for s in range(4)]
+        image = await asyncio.to_thread(render_table, game, labels, wild=view.wild)
+        files.append(discord.File(io.BytesIO(image.png), filename="table.png", description=image.alt))
+    return Payload(_fit("\n".join(lines)), files, c.table_view(update))
+
+
+def _seating(view: TableView) -> str:
+    seats = []
+    for info in view.seats:
+        who = info.name if info.player_id is not None else (f"Computer ({info.computer_level})"
+                                                            if info.computer_level else "empty")
+        seats.append(f"Seat {info.seat}: {who}")
+    rules = view.rules
+    options = (f"{rules.call_window_seconds} s to call · {'strict' if rules.declarations == 'strict' else 'friendly'}"
+               f" declarations · computers move after {view.options.computer_delay:g} s")
+    return "\n".join(seats) + "\n" + options
+
+
+async def seat_payload(update: SeatUpdate, notes: list[str]) -> Payload:
+    """A player's private message: their rack (drawn tile apart), what they may do now, and the buttons."""
+    view = update.table.view
+    lines = [_title(view), _my_status(update), *notes[-4:]]
+    files = []
+    if update.view is not None:
+        image = await asyncio.to_thread(render_seat_view, update.view)
+        files.append(discord.File(io.BytesIO(image.png), filename="rack.png", description=image.alt))
+    return Payload(_fit("\n".join(lines)), files, c.seat_view(update))
+
+
+def _my_status(update: SeatUpdate) -> str:
+    choices = update.choices
+    table = update.table
+    if table.view.game is None:
+        return "Waiting for the game to start."
+    if table.view.game.phase == Phase.FINISHED:
+        return result_line(table.view, table.view.game)
+    if update.seat in table.view.game.waiting_for and table.view.seats[update.seat].away:
+        return "A computer is playing for you: press **I'm back** or use /back."
+    if not update.awaited or (choices.empty and choices.pick is None):
+        waiting = ", ".join(seat_label(table.view, s) for s in table.awaiting) or "the table"
+        return f"Waiting for {waiting}."
+    return _what_to_do(update, choices) + countdown(table)
+
+
+def _what_to_do(update: SeatUpdate, choices: SeatChoices) -> str:
+    game = update.table.view.game
+    assert game is not None
+    if choices.pick is not None and choices.pick.kind == "charleston":
+        blind = " (pick fewer and the rest go blind)" if len(choices.pick.blind) > 1 else ""
+        return f"**Your pass: {choices.pick.step}.** Pick 3 tiles{blind}."
+    if choices.pick is not None:
+        return "**Courtesy pass:** offer 0 to 3 tiles across."
+    if choices.vote:
+        return "**Stop the Charleston here, or go on to the second one?**"
+    if game.phase == Phase.CALL_WINDOW and game.window_tile is not None:
+        discarder = seat_label(update.table.view, game.window_discarder or 0)
+        return f"**{discarder} discarded {name(game.window_tile)}.** Call it?"
+    if choices.discard:
+        drawn = update.view.drawn if update.view is not None else None
+        took = f" You drew **{name(drawn)}**." if drawn is not None else ""
+        return f"**Your turn: discard a tile.**{took}"
+    return "Your move."
+
+
+def private_notes(update: SeatUpdate) -> list[str]:
+    """The seat's own private events (tiles received, the tile drawn), in words for that seat only."""
+    mine = [e for e in update.events if e.private and e.seat == update.seat]
+    return [describe(e, lambda s: "You" if s == update.seat else seat_label(update.table.view, s))
+            .replace("You is dealt", "You are dealt") for e in mine if e.type != "drew"]
+
+
+async def result_payload(update: TableUpdate) -> Payload:
+    """The end of a game: who won with which line, the winning hand, the payouts in chips."""
+    view = update.view
+    game = view.game
+    assert game is not None
+    result = game.result or {}
+    lines = [_title(view), result_line(view, game)]
+    payouts = result.get("payouts", [])
+    for p in payouts:
+        lines.append(f"{seat_label(view, p['from'])} pays {seat_label(view, p['to'])} {p['amount']} chips "
+                     f"({p['reason']})")
+    if not payouts:
+        lines.append("No chips change hands.")
+    lines.append("Settled in the chip ledger. **Deal again** starts the next game, East moving on.")
+    files = []
+    if result.get("line") and result.get("tiles"):
+        card = load_card(view.rules.card)
+        tiles = [parse_tiles(" ".join(group)) for group in result["tiles"]]
+        image = await asyncio.to_thread(render_card, card, line_id=result["line"], tiles=tiles)
+        files.append(discord.File(io.BytesIO(image.png), filename="winning-hand.png", description=image.alt))
+    return Payload(_fit("\n".join(lines)), files, None)
+
+
+def _fit(text: str, limit: int = 2000) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def hint_text(hints: list[Hint]) -> str:
+    """The closest card lines for ``/hint``."""
+    if not hints:
+        return "No line of the card can still be made with your tiles and what is out."
+    lines = ["**Your closest lines**"]
+    for hint in hints:
+        need = ", ".join(name(t) for t in hint.need) or "nothing: Mah Jongg!"
+        lines.append(f"**{hint.line_id}** ({hint.section}, {hint.value}): `{hint.printed}`\n"
+                     f"  still need {len(hint.need)}: {need}; {hint.live} of those tiles still out there")
+    return _fit("\n".join(lines))

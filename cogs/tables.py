@@ -1,0 +1,143 @@
+"""``/table``: open a table in its own thread, and the lobby by command (join, leave, computer, start, close,
+show)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ai.players import LEVELS
+from bot.service.errors import ErrorKind, TableError
+from bot.service.updates import TableOptions
+
+from . import look
+from .replies import defer, reply
+
+if TYPE_CHECKING:
+    from .app import CharlestonBot
+
+
+def table_for(bot: CharlestonBot, interaction: discord.Interaction) -> int:
+    """The table a command means: the one in this channel or thread, else the caller's only table."""
+    service = bot.service
+    here = service.tables_at(interaction.guild_id or 0, interaction.channel_id or 0)
+    if len(here) == 1:
+        return int(here[0].table_id)
+    mine = [t for t in service.tables_of(interaction.user.id) if t.row.guild_id == interaction.guild_id]
+    if len(mine) == 1 and not here:
+        return int(mine[0].table_id)
+    raise TableError(ErrorKind.NO_TABLE, "Use this command in the table's thread (or open a table with /table new).")
+
+
+class Tables(commands.GroupCog, group_name="table", group_description="Open a Mah Jongg table and seat players"):
+    """The table lobby."""
+
+    def __init__(self, bot: CharlestonBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="new", description="Open a table in a new thread of this channel")
+    @app_commands.describe(card="the card to play (default: the server's default card)",
+                           rules="the rules: modern NMJL, or the League's 1946 rules",
+                           call_seconds="how long a discard may be called (3 to 30 seconds)",
+                           players="3 or 4 players", strict="a wrong Mah Jongg kills the hand (default: refused)",
+                           computer_delay="seconds a computer player waits before each move (0 to 5)")
+    @app_commands.choices(rules=[app_commands.Choice(name="NMJL (modern)", value="nmjl"),
+                                 app_commands.Choice(name="NMJL 1946", value="nmjl-1946")])
+    @app_commands.choices(players=[app_commands.Choice(name="4 players", value=4),
+                                   app_commands.Choice(name="3 players", value=3)])
+    async def new(self, interaction: discord.Interaction, card: str | None = None, rules: str = "nmjl",
+                  call_seconds: app_commands.Range[int, 3, 30] = 8, players: int = 4, strict: bool = False,
+                  computer_delay: app_commands.Range[float, 0, 5] = 1.5) -> None:
+        """Open a table: its thread, its lobby message, the opener in seat 0."""
+        if interaction.guild_id is None or interaction.channel is None:
+            raise TableError(ErrorKind.BAD_INPUT, "Tables are opened in a server's channel, not in DMs.")
+        service = self.bot.service
+        table_rules = service.make_rules(rules, card=card, call_window_seconds=call_seconds, players=players,
+                                         declarations="strict" if strict else "friendly")
+        await defer(interaction, ephemeral=False, thinking=True)
+        opened = await service.create_table(interaction.guild_id, interaction.channel_id or 0,
+                                            created_by=interaction.user.id, rules=table_rules,
+                                            options=TableOptions(float(computer_delay)))
+        table_id = opened.table_id
+        thread = await self._thread(interaction.channel, table_id)
+        await service.relocate(table_id, thread.id)
+        await service.set_display(table_id, thread=thread.id)
+        await service.join(table_id, interaction.user.id, interaction.user.display_name, 0)
+        await service.drain()
+        await self.bot.presenter.show_now(table_id)  # the lobby message, posted by the presenter
+        where = thread.mention if thread.id != interaction.channel_id else "here"
+        await reply(interaction, f"{interaction.user.mention} opened **table {table_id}** ({table_rules.card} card): "
+                    f"join it {where}.", ephemeral=False)
+
+    async def _thread(self, channel: Any, table_id: int) -> Any:
+        """A public thread for the table, or the channel itself where threads can't be made."""
+        if isinstance(channel, discord.TextChannel):
+            try:
+                return await channel.create_thread(name=f"Mah Jongg table {table_id}",
+                                                   type=discord.ChannelType.public_thread,
+                                                   auto_archive_duration=1440)
+            except discord.Forbidden:
+                pass  # no permission to make threads: play in the channel
+        return channel
+
+    @new.autocomplete("card")
+    async def _cards(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=card_id, value=card_id) for card_id in self.bot.service.card_ids()
+                if typed.lower() in card_id.lower()][:25]
+
+    @app_commands.command(name="join", description="Take a seat at this table")
+    @app_commands.describe(seat="a seat number, 0 to 3 (default: the first free one)")
+    async def join(self, interaction: discord.Interaction, seat: app_commands.Range[int, 0, 3] | None = None) -> None:
+        """Take a seat."""
+        update = await self.bot.service.join(table_for(self.bot, interaction), interaction.user.id,
+                                             interaction.user.display_name, seat)
+        await reply(interaction, f"You're in seat {update.view.seat_of(interaction.user.id)}.")
+
+    @app_commands.command(name="leave", description="Leave this table (mid-game a computer finishes for you)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Leave the table."""
+        await self.bot.controls._leave(interaction, table_for(self.bot, interaction))
+
+    @app_commands.command(name="computer", description="Seat a computer player")
+    @app_commands.describe(level="how well it plays", seat="a seat number, 0 to 3 (default: the first free one)")
+    @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
+    async def computer(self, interaction: discord.Interaction, level: str = "normal",
+                       seat: app_commands.Range[int, 0, 3] | None = None) -> None:
+        """Seat a computer."""
+        update = await self.bot.service.add_computer(table_for(self.bot, interaction), level, seat)
+        added = next(s.seat for s in update.view.seats if s.computer_level == level and not s.human)
+        await reply(interaction, f"A {level} computer player sits in seat {added}.")
+
+    @app_commands.command(name="start", description="Deal the next game")
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Deal."""
+        table = table_for(self.bot, interaction)
+        self.bot.controls._require_seated_or_creator(table, interaction.user.id)
+        await defer(interaction)
+        await self.bot.service.start(table)
+        await reply(interaction, "Dealt! Your rack is in your DMs.")
+
+    @app_commands.command(name="close", description="Close this table (its opener or a server manager)")
+    async def close(self, interaction: discord.Interaction) -> None:
+        """Close the table."""
+        manager = isinstance(interaction.user, discord.Member) and interaction.user.guild_permissions.manage_guild
+        table = table_for(self.bot, interaction)
+        await self.bot.service.close_table(table, by=interaction.user.id, manager=manager)
+        await reply(interaction, f"Table {table} is closed.")
+
+    @app_commands.command(name="show", description="The table as it is now, just for you")
+    async def show(self, interaction: discord.Interaction) -> None:
+        """The table image and whose turn it is, privately."""
+        table = table_for(self.bot, interaction)
+        update = self.bot.service.snapshot(table)
+        payload = await look.table_payload(update, [])
+        await reply(interaction, payload.content, files=payload.files)
+
+
+async def setup(bot: CharlestonBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Tables(bot))

@@ -1,0 +1,42 @@
+"""Fixtures for end-to-end tests against the offline Discord (tests/e2e/discord_double)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from discord_double import DiscordDouble, Double, World, load_validator, spec_path
+from discord_double.spec import SpecValidator
+
+
+@pytest.fixture(scope="session")
+def discord_spec() -> SpecValidator:
+    """Discord's OpenAPI spec, compiled once; the tests that need it are skipped (with the reason) without it."""
+    path = spec_path()
+    if not path.is_file():
+        pytest.skip(f"Discord OpenAPI spec not found at {path}: set CHARLESTON_DISCORD_SPEC to discord-openapi.json")
+    return load_validator(str(path))
+
+
+@pytest.fixture
+async def discord_double(discord_spec: SpecValidator) -> AsyncIterator[Double]:
+    """A fresh offline Discord on 127.0.0.1; at teardown, any invalid body or unknown route fails the test."""
+    server = await DiscordDouble(World(), discord_spec).start()
+    double = Double(server)
+    try:
+        yield double
+    finally:
+        await server.close()
+    problems = double.problems()
+    if problems:
+        pytest.fail("the bot sent what Discord would refuse:\n" + "\n".join(problems), pytrace=False)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say in the summary, even without ``-rs``, why the offline-Discord tests were skipped."""
+    path = spec_path()
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "OpenAPI spec not found" in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} offline-Discord test(s) SKIPPED: Discord's OpenAPI spec is not at {path}; "
+            "set CHARLESTON_DISCORD_SPEC to discord-openapi.json", yellow=True, bold=True)

@@ -1,0 +1,175 @@
+"""The test-facing face of the offline Discord: players, channels, behaviours on demand, and running a bot."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import TypeVar
+
+import discord
+import yarl
+
+from .gateway import Gateway
+from .models import Channel, Message
+from .players import Player
+from .server import DiscordDouble
+from .world import World
+
+T = TypeVar("T")
+BotT = TypeVar("BotT", bound=discord.Client)
+
+
+@contextlib.contextmanager
+def discord_pointed_at(api_base: str, gateway_url: str) -> Iterator[None]:
+    """Point this process's discord.py at another Discord (the two base URLs), restoring them after."""
+    old_base, old_gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+class Double:
+    """A running offline Discord: one guild with ``#general``, the bot's token, and scripted players."""
+
+    def __init__(self, server: DiscordDouble) -> None:
+        self.server = server
+        self.world: World = server.world
+        self.gateway: Gateway = server.gateway
+        self._expected_invalid = 0
+        self._expect_unknown = False
+
+    # -- where it is ----------------------------------------------------------------------------------
+
+    @property
+    def api_base(self) -> str:
+        """``http://127.0.0.1:<port>/api/v10`` (DISCORD_API_BASE)."""
+        return self.server.api_base
+
+    @property
+    def gateway_url(self) -> str:
+        """``ws://127.0.0.1:<port>/gateway/`` (DISCORD_GATEWAY_URL)."""
+        return self.server.gateway_url
+
+    @property
+    def token(self) -> str:
+        """The bot token the double accepts."""
+        return self.world.token
+
+    def env(self) -> dict[str, str]:
+        """Environment variables for a bot process: DISCORD_TOKEN, DISCORD_API_BASE, DISCORD_GATEWAY_URL."""
+        return {"DISCORD_TOKEN": self.token, "DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url}
+
+    # -- the world --------------------------------------------------------------------------------------
+
+    @property
+    def guild_id(self) -> int:
+        """The id of the guild everyone is in."""
+        return self.world.guild.id
+
+    @property
+    def general(self) -> Channel:
+        """The guild's ``#general`` text channel."""
+        return self.world.general
+
+    def channel(self, name: str) -> Channel:
+        """A text channel of the guild by name (created on first use)."""
+        for cid in self.world.guild.channel_ids:
+            if self.world.channels[cid].name == name:
+                return self.world.channels[cid]
+        return self.world.add_text_channel(self.world.guild, name)
+
+    def user(self, name: str, *, dms_open: bool | None = None) -> Player:
+        """A guild member acting in #general (created on first use; ``dms_open=False``: DMs to them fail)."""
+        return Player(self.world, self.world.add_user(name, dms_open=dms_open), self.general)
+
+    def threads(self) -> list[Channel]:
+        """The threads of the guild."""
+        return self.world.threads(self.world.guild)
+
+    def last_message(self, channel: Channel | None = None) -> Message | None:
+        """The newest message everyone can see in a channel (ephemeral ones left out)."""
+        public = [m for m in (channel or self.general).live_messages if m.visible_to is None]
+        return public[-1] if public else None
+
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "a condition") -> T:
+        """Wait until ``predicate()`` is truthy (checked on every change) and return it; AssertionError on timeout."""
+        return await self.world.wait_for(predicate, timeout, what)
+
+    async def wait_for_commands(self, *names: str, guild: bool = True, timeout: float = 10.0) -> None:
+        """Wait until the bot has synced these commands (to the guild, or globally with ``guild=False``)."""
+        gid = self.guild_id if guild else None
+
+        def synced() -> bool:
+            have = {c.name for c in self.world.commands.values() if c.guild_id == gid}
+            return set(names) <= have
+
+        await self.wait_for(synced, timeout, f"commands {names} to be synced")
+
+    # -- Discord's behaviours on demand ----------------------------------------------------------------------
+
+    def rate_limit(self, route: str, times: int = 1, retry_after: float = 0.05) -> None:
+        """The next ``times`` requests to ``route`` (``"POST /channels/{channel_id}/messages"``) get 429."""
+        self.world.rate_limit(route, times, retry_after)
+
+    def advance(self, seconds: float) -> None:
+        """Move Discord's clock: an interaction older than 3 s (or a token older than 15 min) expires."""
+        self.world.advance(seconds)
+
+    async def reconnect(self, timeout: float = 5.0) -> None:
+        """Send op 7 RECONNECT and wait for the bot's RESUME (dispatches meanwhile are replayed)."""
+        resumes = self.gateway.resumes
+        await self.gateway.reconnect()
+        await self.wait_for(lambda: self.gateway.resumes > resumes and self.gateway.connected, timeout,
+                            "the bot to RESUME after op 7")
+
+    def expect_invalid(self, count: int = 1) -> None:
+        """Declare that this test sends ``count`` invalid bodies on purpose (the teardown check allows them)."""
+        self._expected_invalid += count
+
+    def expect_unknown_routes(self) -> None:
+        """Declare that this test calls routes the double does not serve on purpose."""
+        self._expect_unknown = True
+
+    def problems(self) -> list[str]:
+        """What the teardown check reports: invalid bodies, unknown routes, crashes of the double."""
+        found = [f"double crashed: {c}" for c in self.world.crashes]
+        if len(self.world.invalid) != self._expected_invalid:
+            found += [f"invalid body for {i.method} {i.route}: {i.errors}" for i in self.world.invalid]
+            if self._expected_invalid:
+                found.append(f"expected {self._expected_invalid} invalid request(s), got {len(self.world.invalid)}")
+        if self.world.unknown_routes and not self._expect_unknown:
+            found += [f"route the double does not serve: {r}" for r in self.world.unknown_routes]
+        return found
+
+    # -- running a bot in this process ------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def running(self, bot: BotT, timeout: float = 10.0) -> AsyncIterator[BotT]:
+        """Start ``bot`` against the double, wait for ``on_ready``, and close it on exit.
+
+        The bot's ``guild_ready_timeout`` (discord.py waits that long after the last GUILD_CREATE) is lowered to
+        0.05 s so tests start fast.
+        """
+        with discord_pointed_at(self.api_base, self.gateway_url):
+            bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, 0.05)
+            task = asyncio.create_task(bot.start(self.token))
+
+            def ready() -> bool:
+                if task.done():
+                    task.result()
+                    raise AssertionError("the bot stopped before it was ready")
+                return bot.is_ready()
+
+            try:
+                await self.wait_for(ready, timeout, "the bot to be ready")
+                yield bot
+            finally:
+                await bot.close()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(task, timeout)
+

@@ -1,0 +1,394 @@
+"""The offline Discord's state: guilds, channels, users, messages, commands, interactions, and its counters."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import secrets
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .models import (
+    ALL_PERMISSIONS,
+    DM,
+    EPHEMERAL,
+    LOADING,
+    PUBLIC_THREAD,
+    TEXT,
+    Attachment,
+    Channel,
+    Command,
+    Guild,
+    Interaction,
+    Member,
+    Message,
+    Snowflakes,
+    User,
+)
+
+T = TypeVar("T")
+
+# Gateway intents the world checks before dispatching (discord.Intents values).
+GUILDS, GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT = 1 << 0, 1 << 9, 1 << 12, 1 << 15
+# Message flags a bot may set when sending (suppress embeds, ephemeral, suppress notifications, components v2).
+SENDABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | (1 << 15)
+
+
+class DiscordError(Exception):
+    """An error answer as Discord gives it: HTTP status, JSON error code, message (and an errors tree)."""
+
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def to_json(self) -> dict[str, Any]:
+        """The error body."""
+        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors is not None:
+            body["errors"] = self.errors
+        return body
+
+
+@dataclass
+class Upload:
+    """One ``files[n]`` part of a multipart request."""
+
+    index: int
+    filename: str
+    data: bytes
+    content_type: str | None = None
+
+
+@dataclass
+class RequestRecord:
+    """One REST request the bot made and how it was answered."""
+
+    method: str
+    route: str
+    path: str
+    status: int
+    code: int | None = None
+    body: Any = None
+
+    @property
+    def key(self) -> str:
+        """``METHOD /route/{template}``, the key of the per-route counters."""
+        return f"{self.method} {self.route}"
+
+
+@dataclass
+class InvalidRequest:
+    """A request body Discord would refuse (50035): the test fails unless it declared it expected one."""
+
+    method: str
+    route: str
+    body: Any
+    errors: dict[str, Any]
+
+
+@dataclass
+class Behaviour:
+    """Discord's limits and failures on demand; tests change these fields."""
+
+    interaction_deadline: float = 3.0
+    token_lifetime: float = 15 * 60.0
+    attachment_size_limit: int = 10 * 1024 * 1024
+    rate_limits: dict[str, list[float]] = field(default_factory=dict)
+
+
+class World:
+    """Everything the offline Discord knows, and the operations its REST routes and players perform."""
+
+    def __init__(self) -> None:
+        self.ids = Snowflakes()
+        self.application_id = self.ids.next()
+        self.bot = User(self.application_id, "Charleston", bot=True)
+        # Shaped like a real token (base64 of the bot id, a timestamp part, an HMAC part), but worthless.
+        encoded_id = base64.b64encode(str(self.bot.id).encode()).decode().rstrip("=")
+        self.token = f"{encoded_id}.ZZZZZZ.{secrets.token_urlsafe(27)}"
+        self.base_url = ""
+        self.behaviour = Behaviour()
+        self.intents = 0
+        self.clock_offset = 0.0
+        self.users: dict[int, User] = {self.bot.id: self.bot}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.files: dict[int, Attachment] = {}
+        self.commands: dict[int, Command] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self.requests: list[RequestRecord] = []
+        self.rest_calls: Counter[str] = Counter()
+        self.invalid: list[InvalidRequest] = []
+        self.unknown_routes: list[str] = []
+        self.crashes: list[str] = []
+        self.rate_limited: Counter[str] = Counter()
+        self.dispatch: Callable[[str, dict[str, Any]], None] = lambda event, data: None
+        self._changed = asyncio.Event()
+        self.guild = self.add_guild("Charleston Test")
+        self.general = self.add_text_channel(self.guild, "general")
+
+    # -- time and waiting -------------------------------------------------------------------------------
+
+    def now(self) -> float:
+        """The world's clock (monotonic seconds), which a test may move forward with ``advance``."""
+        return time.monotonic() + self.clock_offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the world's clock forward: deadlines (3 s, 15 min tokens) pass without waiting."""
+        self.clock_offset += seconds
+
+    def notify(self) -> None:
+        """Wake everything waiting in ``wait_for`` (called after every change)."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "a condition",
+                       poll: float = 0.05) -> T:
+        """Wait until ``predicate()`` is truthy and return its value; fail with a clear message on timeout.
+
+        The predicate is checked after every change in the world, and every ``poll`` seconds for conditions
+        outside it (a bot becoming ready).
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not (result := predicate()):
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                recent = ", ".join(f"{r.key}->{r.status}" for r in self.requests[-8:])
+                raise AssertionError(f"timed out after {timeout}s waiting for {what}; last requests: {recent}")
+            try:
+                await asyncio.wait_for(self._changed.wait(), min(remaining, poll))
+            except TimeoutError:
+                continue
+        return result
+
+    # -- people and places ---------------------------------------------------------------------------
+
+    def add_guild(self, name: str) -> Guild:
+        """A new guild the bot is a member of."""
+        guild = Guild(self.ids.next(), name, owner_id=self.bot.id)
+        guild.members[self.bot.id] = Member(self.bot, guild.id)
+        self.guilds[guild.id] = guild
+        return guild
+
+    def add_text_channel(self, guild: Guild, name: str) -> Channel:
+        """A new text channel in a guild."""
+        channel = Channel(self.ids.next(), TEXT, name=name, guild_id=guild.id, position=len(guild.channel_ids))
+        self.channels[channel.id] = channel
+        guild.channel_ids.append(channel.id)
+        if self.intents & GUILDS:
+            self.dispatch("CHANNEL_CREATE", channel.to_json())
+        self.notify()
+        return channel
+
+    def add_user(self, name: str, *, dms_open: bool | None = None, guild: Guild | None = None) -> User:
+        """The user with this name (created on first use, as a member of the guild); ``dms_open`` if given."""
+        user = next((u for u in self.users.values() if u.name == name), None)
+        if user is None:
+            user = User(self.ids.next(), name)
+            self.users[user.id] = user
+        if dms_open is not None:
+            user.dms_open = dms_open
+        guild = guild or self.guild
+        guild.members.setdefault(user.id, Member(user, guild.id))
+        return user
+
+    def member(self, guild: Guild, user: User) -> Member:
+        """The user's membership of a guild."""
+        return guild.members[user.id]
+
+    def guild_of(self, channel: Channel) -> Guild | None:
+        """The guild a channel belongs to (None for a DM)."""
+        return None if channel.guild_id is None else self.guilds[channel.guild_id]
+
+    def dm_channel(self, user: User) -> Channel:
+        """The DM channel between the bot and this user (opened on first use)."""
+        for channel in self.channels.values():
+            if channel.type == DM and channel.recipient is user:
+                return channel
+        channel = Channel(self.ids.next(), DM, recipient=user)
+        self.channels[channel.id] = channel
+        return channel
+
+    def threads(self, guild: Guild) -> list[Channel]:
+        """The guild's threads."""
+        return [c for c in self.channels.values() if c.is_thread and c.guild_id == guild.id]
+
+    def create_thread(self, parent: Channel, name: str, kind: int = PUBLIC_THREAD, *, thread_id: int | None = None,
+                      invited: tuple[User, ...] = ()) -> Channel:
+        """A thread under a text channel, owned by the bot (a thread from a message takes its id)."""
+        if parent.type != TEXT:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        thread = Channel(thread_id or self.ids.next(), kind, name=name, guild_id=parent.guild_id,
+                         parent_id=parent.id, owner_id=self.bot.id, member_ids={self.bot.id, *(u.id for u in invited)})
+        self.channels[thread.id] = thread
+        if self.intents & GUILDS:
+            self.dispatch("THREAD_CREATE", {**thread.to_json(), "newly_created": True})
+        self.notify()
+        return thread
+
+    def upload(self, filename: str, data: bytes, content_type: str | None = None,
+               description: str | None = None, channel_id: int = 0) -> Attachment:
+        """Store a file and give it a URL the double serves."""
+        att_id = self.ids.next()
+        url = f"{self.base_url}/attachments/{channel_id}/{att_id}/{filename}"
+        attachment = Attachment(att_id, filename, data, url, description, content_type)
+        self.files[att_id] = attachment
+        return attachment
+
+    # -- messages ---------------------------------------------------------------------------------------
+
+    def post(self, channel: Channel, author: User, body: dict[str, Any], uploads: Sequence[Upload] = (),
+             *, interaction: Interaction | None = None, msg_type: int = 0, extra_flags: int = 0) -> Message:
+        """Create a message from a request body (content, embeds, components, attachments, flags)."""
+        closed = channel.recipient is not None and not channel.recipient.dms_open
+        # An interaction's answers reach the user even in a closed DM: they started it.
+        if channel.type == DM and author is self.bot and closed and interaction is None:
+            raise DiscordError(403, 50007, "Cannot send messages to this user")
+        if channel.is_thread and channel.locked:
+            raise DiscordError(403, 50083, "Thread is archived")
+        flags = (int(body.get("flags") or 0) & SENDABLE_FLAGS) | extra_flags
+        msg = Message(self.ids.next(), channel, author, type=msg_type, flags=flags, interaction=interaction)
+        if interaction is not None:
+            msg.webhook_id = self.application_id
+            if flags & EPHEMERAL:
+                msg.visible_to = interaction.user.id
+        self._fill(msg, body, uploads, replace_attachments=True)
+        channel.messages.append(msg)
+        self.messages[msg.id] = msg
+        self._announce("MESSAGE_CREATE", msg)
+        self.notify()
+        return msg
+
+    def edit(self, msg: Message, body: dict[str, Any], uploads: Sequence[Upload] = ()) -> Message:
+        """Apply an edit (only the keys given change); a deferred placeholder stops loading."""
+        if msg.deleted:
+            raise DiscordError(404, 10008, "Unknown Message")
+        self._fill(msg, body, uploads, replace_attachments="attachments" in body)
+        if "flags" in body:
+            msg.flags = (msg.flags & EPHEMERAL) | (int(body.get("flags") or 0) & SENDABLE_FLAGS & ~EPHEMERAL)
+        msg.flags &= ~LOADING
+        msg.edited_at = time.time()
+        msg.edits += 1
+        self._announce("MESSAGE_UPDATE", msg)
+        self.notify()
+        return msg
+
+    def delete(self, msg: Message) -> None:
+        """Delete a message."""
+        if msg.deleted:
+            raise DiscordError(404, 10008, "Unknown Message")
+        msg.deleted = True
+        if msg.visible_to is None and self._may_see(msg.channel):
+            data = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
+            if msg.channel.guild_id:
+                data["guild_id"] = str(msg.channel.guild_id)
+            self.dispatch("MESSAGE_DELETE", data)
+        self.notify()
+
+    def _fill(self, msg: Message, body: dict[str, Any], uploads: Sequence[Upload], *,
+              replace_attachments: bool) -> None:
+        if "content" in body:
+            msg.content = body["content"] or ""
+        if "embeds" in body:
+            msg.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            msg.components = _number_components(list(body["components"] or []))
+        for upload in uploads:
+            if len(upload.data) > self.behaviour.attachment_size_limit:
+                raise DiscordError(413, 40005, "Request entity too large")
+        if not replace_attachments:
+            msg.attachments += [self._stored(msg, u, None) for u in uploads]
+            return
+        by_index = {u.index: u for u in uploads}
+        kept: list[Attachment] = []
+        for i, entry in enumerate(body.get("attachments") or []):
+            ref = int(entry["id"])
+            if ref in by_index:
+                kept.append(self._stored(msg, by_index.pop(ref), entry))
+            elif ref in self.files and any(a.id == ref for a in msg.attachments):
+                kept.append(self.files[ref])
+            else:
+                raise DiscordError(400, 50035, "Invalid Form Body",
+                                   {"attachments": {str(i): {"_errors": [{"code": "ATTACHMENT_NOT_FOUND",
+                                                                           "message": f"Unknown attachment {ref}"}]}}})
+        msg.attachments = kept + [self._stored(msg, u, None) for u in by_index.values()]
+
+    def _stored(self, msg: Message, upload: Upload, entry: dict[str, Any] | None) -> Attachment:
+        filename = (entry or {}).get("filename") or upload.filename
+        description = (entry or {}).get("description")
+        return self.upload(filename, upload.data, upload.content_type, description, channel_id=msg.channel.id)
+
+    def _may_see(self, channel: Channel) -> bool:
+        needed = DIRECT_MESSAGES if channel.type == DM else GUILD_MESSAGES
+        return bool(self.intents & needed)
+
+    def _announce(self, event: str, msg: Message) -> None:
+        """Dispatch a message event the way the bot's intents allow (no ephemeral messages, content gated)."""
+        if msg.visible_to is not None or not self._may_see(msg.channel):
+            return
+        data = msg.to_json(self.application_id)
+        mentioned = self.bot.mention in msg.content
+        if not (self.intents & MESSAGE_CONTENT) and msg.author is not self.bot and msg.channel.type != DM \
+                and not mentioned:
+            data.update(content="", embeds=[], attachments=[], components=[])
+        guild = self.guild_of(msg.channel)
+        if guild is not None and msg.author.id in guild.members:
+            data["member"] = guild.members[msg.author.id].to_json(with_user=False)
+        self.dispatch(event, data)
+
+    # -- counters ---------------------------------------------------------------------------------------
+
+    def latencies(self) -> list[float]:
+        """Seconds from each interaction's dispatch to its first accepted response."""
+        return [i.latency for i in self.interactions.values() if i.latency is not None]
+
+    def latency_percentiles(self) -> dict[str, float]:
+        """p50 and p99 of the interaction latencies (seconds), and how many there were."""
+        values = sorted(self.latencies())
+        if not values:
+            return {"n": 0, "p50": 0.0, "p99": 0.0}
+        p99 = values[min(len(values) - 1, round(0.99 * (len(values) - 1)))]
+        return {"n": len(values), "p50": statistics.median(values), "p99": p99}
+
+    def rate_limit(self, route: str, times: int = 1, retry_after: float = 0.05) -> None:
+        """Answer the next ``times`` requests to ``route`` ("POST /channels/{channel_id}/messages") with 429."""
+        self.behaviour.rate_limits[route] = [times, retry_after]
+
+    def take_rate_limit(self, route: str) -> float | None:
+        """If a 429 is due on this route, use it up and return its retry_after."""
+        pending = self.behaviour.rate_limits.get(route)
+        if not pending or pending[0] <= 0:
+            return None
+        pending[0] -= 1
+        self.rate_limited[route] += 1
+        return pending[1]
+
+    def permissions_for(self, user: User) -> str:
+        """Everyone may do everything in the double."""
+        return ALL_PERMISSIONS
+
+
+def _number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Give every component a numeric ``id`` as Discord does (counting depth first from 1)."""
+    counter = 0
+
+    def walk(comp: dict[str, Any]) -> dict[str, Any]:
+        nonlocal counter
+        counter += 1
+        out = dict(comp)
+        if out.get("id") is None:
+            out["id"] = counter
+        if isinstance(out.get("components"), list):
+            out["components"] = [walk(c) for c in out["components"]]
+        for key in ("accessory", "component"):
+            if isinstance(out.get(key), dict):
+                out[key] = walk(out[key])
+        return out
+
+    return [walk(c) for c in components]

@@ -1,0 +1,170 @@
+"""Scripted people at a Charleston table on the offline Discord: they read their DMs (or, with DMs closed, the
+private "My rack" answer) and press the buttons and selects there, choosing like one of the project's computer
+players. The bot runs in the test process, so the driver may ask the service which move a computer would make;
+everything it *does* goes through Discord components."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from discord_double import Double, Player
+from discord_double.models import Channel, Message
+
+from bot.ai.selfplay import computer_move
+from bot.engine.actions import Action, Call, CharlestonPass, CourtesyOffer, ExchangeJoker, Hold, PassCall
+from bot.engine.tiles import code
+from bot.service.clock import ManualClock
+from bot.service.keys import action_key
+from bot.settings import Settings
+from cogs.app import CharlestonBot
+
+Policy = Callable[[object, int], Action]
+
+
+def make_bot(double: Double, db: Path, *, clock: ManualClock | None = None) -> CharlestonBot:
+    """The Charleston bot for the double: commands synced to its guild, messages refreshed every 0.05 s."""
+    settings = Settings(double.token, str(db), double.guild_id, "INFO", double.api_base, double.gateway_url)
+    return CharlestonBot(settings, clock=clock, refresh_interval=0.05)
+
+
+def normal(game: object, seat: int) -> Action:
+    """A normal computer player's move."""
+    return computer_move("normal", game, seat)  # type: ignore[arg-type]
+
+
+def greedy(game: object, seat: int) -> Action:
+    """A normal player who also calls every discard she can and exchanges every joker she can (races, swaps)."""
+    from bot.engine.views import seat_view
+
+    view = seat_view(game, seat)  # type: ignore[arg-type]
+    for action in view.legal:
+        if isinstance(action, Call) and action.mahjong:
+            return action
+    for action in view.legal:
+        if isinstance(action, (Call, ExchangeJoker)):
+            return action
+    return normal(game, seat)
+
+
+@dataclass
+class Person:
+    """One scripted person at the table."""
+
+    player: Player
+    seat: int
+    policy: Policy = normal
+    moves: int = 0
+    used: list[str] = field(default_factory=list)  # how each move was made: "dm", "table", "rack"
+
+
+class Driver:
+    """Plays the people of one table through Discord until the game ends."""
+
+    def __init__(self, double: Double, bot: CharlestonBot, table_id: int, people: list[Person]) -> None:
+        self.double = double
+        self.bot = bot
+        self.table_id = table_id
+        self.people = {p.seat: p for p in people}
+
+    @property
+    def live(self):  # type: ignore[no-untyped-def]
+        """The service's table."""
+        return self.bot.service.tables[self.table_id]
+
+    def thread(self) -> Channel:
+        """The table's thread."""
+        return self.double.world.channels[self.live.row.display["thread"]]
+
+    def table_message(self) -> Message | None:
+        """The table message as it stands."""
+        message_id = self.live.row.display.get("message")
+        found = self.double.world.messages.get(message_id) if message_id else None
+        return found if found is not None and not found.deleted else None
+
+    async def play(self, *, until: Callable[[], bool] | None = None, timeout: float = 90) -> None:
+        """Answer every decision the table puts to a person, until the game ends (or ``until()``)."""
+        loop = asyncio.get_running_loop()
+        stop_at = loop.time() + timeout
+        await self.double.wait_for(lambda: self.live.game is not None, 10, "the game to be dealt")
+        while self.live.playing and not (until and until()):
+            assert loop.time() < stop_at, "the game did not end in time"
+            due = [s for s in self.live.people_awaited() if s in self.people]
+            if not due:
+                version = self.live.version
+                await self.double.wait_for(lambda v=version: self.live.version != v or not self.live.playing  # type: ignore[misc]
+                                           or any(s in self.people for s in self.live.people_awaited()), 10,
+                                           "the table to move on")
+                continue
+            await self.move(self.people[due[0]])
+
+    async def move(self, person: Person) -> None:
+        """Make the move this person's policy chooses, through the components Discord shows them."""
+        game = self.live.game
+        action = person.policy(game, person.seat)
+        token = self.bot.service.seat_update(self.table_id, person.player.id).table.token
+        before = self.live.version
+        if isinstance(action, (PassCall, Hold)) and not isinstance(action, Call):
+            sent = await self._from_table(person, token, action_key(action))
+        else:
+            message = await self._own_message(person, token)
+            sent = await self._press(person, message, token, action)
+        kind = await sent.response()
+        assert not sent.interaction.errors, sent.interaction.errors
+        if kind == 4:  # answered with a message: a refusal would say why
+            reply = await sent.message()
+            assert "went wrong" not in reply.content, reply.content
+        await self.double.wait_for(lambda: self.live.version != before or not self.live.playing, 10,
+                                   f"{person.player} to have moved")
+        person.moves += 1
+
+    async def _own_message(self, person: Person, token: str | None) -> Message:
+        """The person's message for this decision: their DM, or the "My rack" answer where DMs are closed."""
+        def current() -> Message | None:
+            for message in reversed(person.player.dms()):
+                if any(f":{token}:" in cid or cid.endswith(f":{token}") for cid in message.custom_ids):
+                    return message
+            return None
+
+        if person.player.user.dms_open:
+            try:
+                return await self.double.wait_for(current, 10, f"{person.player}'s DM for decision {token}")
+            except AssertionError:
+                for m in person.player.dm_channel.messages:
+                    print("DM", m, m.deleted, m.edits)
+                raise
+        table = await self.double.wait_for(self.table_message, 10, "the table message")
+        person.used.append("rack")
+        shown = await person.player.at(self.thread()).click(table, f"ch:t:{self.table_id}:rack")
+        return await shown.message()
+
+    async def _from_table(self, person: Person, token: str | None, key: str):  # type: ignore[no-untyped-def]
+        custom_id = f"ch:a:{self.table_id}:{token}:{key}"
+        message = await self.double.wait_for(
+            lambda: (m := self.table_message()) is not None and custom_id in m.custom_ids and m, 10,
+            f"the table message's {key!r} button")
+        person.used.append("table")
+        return await person.player.at(self.thread()).click(message, custom_id)
+
+    async def _press(self, person: Person, message: Message, token: str | None, action: Action):  # type: ignore[no-untyped-def]
+        player = person.player.at(message.channel)
+        person.used.append("dm" if message.channel.type == 1 else "rack")
+        if isinstance(action, (CharlestonPass, CourtesyOffer)) and action.tiles:
+            pick = next(cid for cid in message.custom_ids if cid.startswith(f"ch:p:{self.table_id}:{token}:"))
+            options = message.component(pick)["options"]  # type: ignore[index]
+            values: list[str] = []
+            for tile in action.tiles:
+                value = next(o["value"] for o in options
+                             if o["value"].split(".")[0] == code(tile) and o["value"] not in values)
+                values.append(value)
+            return await player.select(message, pick, values)
+        key = action_key(action)
+        custom_id = f"ch:a:{self.table_id}:{token}:{key}"
+        if custom_id in message.custom_ids:
+            return await player.click(message, custom_id)
+        if isinstance(action, ExchangeJoker):
+            offer = await (await player.click(message, f"ch:t:{self.table_id}:jokers")).message()
+            return await player.at(offer.channel).click(offer, custom_id)
+        raise AssertionError(f"no component for {key} in {message.custom_ids}")
