@@ -156,9 +156,13 @@ def test_the_recorded_demo_tells_each_pass_under_its_own_heading(tmp_path: Path)
     """Issue 18: with its database, the demo printed the tiles of one pass under the next pass's heading."""
     recorded = _told(tmp_path / "demo.db")
     assert recorded == _told(None)
-    heading = recorded.index("-- Charleston: first right --")
-    received = recorded[heading + 1: heading + 5]
-    assert len(received) == 4 and all(" receives " in line for line in received)
+    headings = [(n, line) for n, line in enumerate(recorded) if line.startswith("-- Charleston: ")]
+    assert headings and headings[0][1].startswith("-- Charleston: first right")
+    for n, heading in headings:
+        step = heading.removeprefix("-- Charleston: ").split(" (")[0].rstrip(". -")
+        received = recorded[n + 1: n + 5]
+        assert all(" receives " in line and line.endswith(f" on the {step}.") for line in received), (heading,
+                                                                                                     received)
 
 
 def test_a_self_drawn_mah_jongg_is_told_with_its_draw() -> None:
@@ -171,7 +175,7 @@ def test_a_self_drawn_mah_jongg_is_told_with_its_draw() -> None:
     narrator(table.act(Draw(1)))
     narrator(table.declare(1))
     told = "\n".join(lines)
-    assert "South  draws E\n\nMAH JONGG! South wins self-picked." in told
+    assert "South draws East.\n\nMAH JONGG! South wins on 369-4" in told and "self-picked" in told
 
 
 # ------------------------------------------------------------------------------------------------- docs
