@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Iterator
 
 import discord
 import yarl
@@ -38,7 +39,8 @@ class CharlestonBot(commands.Bot):
     """The bot process: opens the database, restores the tables, loads the cogs and runs the tables' clock."""
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, computer_delay: float = 1.5,
-                 extensions: tuple[str, ...] = EXTENSIONS, refresh_interval: float = 1.0) -> None:
+                 extensions: tuple[str, ...] = EXTENSIONS, refresh_interval: float = 1.0,
+                 seeds: Iterator[int] | None = None) -> None:
         point_discord_at(settings.api_base, settings.gateway_url)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          tree_cls=CharlestonTree, help_command=None,
@@ -46,6 +48,7 @@ class CharlestonBot(commands.Bot):
         self.settings = settings
         self._clock = clock
         self._computer_delay = computer_delay
+        self._seeds = seeds
         self._extensions = extensions
         self._service: TableService | None = None
         self._stop_clock = asyncio.Event()
@@ -63,7 +66,7 @@ class CharlestonBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open and migrate the database, restore every open table, load the cogs, start the clock, sync."""
         self._service = await TableService.open(self.settings.db_path, clock=self._clock,
-                                                computer_delay=self._computer_delay)
+                                                computer_delay=self._computer_delay, seeds=self._seeds)
         log.info("database %s: %d open table(s) restored", self.settings.db_path, len(self.service.tables))
         for extension in self._extensions:
             await self.load_extension(extension)

@@ -169,6 +169,8 @@ def seat_view(update: SeatUpdate) -> discord.ui.View | None:
         return view
     if token is None or (choices.empty and choices.pick is None):
         return None
+    if update.table.phase == Phase.CALL_WINDOW.value and not (choices.calls or choices.call_mahjong):
+        return None  # nothing to call: passing is the table message's business
     if choices.pick is not None:
         _pick(view, table, token, choices.pick, choices)
     elif choices.vote:

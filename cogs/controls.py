@@ -13,7 +13,6 @@ import discord
 
 from bot.service.decisions import gone_message
 from bot.service.errors import ErrorKind, TableError
-from bot.service.narration import describe
 from bot.service.updates import SeatUpdate
 
 from . import components as c
@@ -61,9 +60,10 @@ class Controls:
                 await interaction.edit_original_response(content=payload.content, attachments=payload.files,
                                                          view=payload.view)
             return
-        said = [describe(e, lambda s: "You" if s == mine.seat else look.seat_label(mine.table.view, s))
-                for e in mine.table.events if e.seat == mine.seat]
-        await reply(interaction, " ".join(said) or "Done.")
+        if interaction.type == discord.InteractionType.component:
+            await defer(interaction)  # pressed under the table message, which shows the move itself
+        else:
+            await reply(interaction, look.confirmation(mine))
 
     async def pick(self, interaction: discord.Interaction, table: int, token: str, mode: str,
                    values: list[str]) -> None:

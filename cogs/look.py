@@ -149,10 +149,19 @@ def _my_status(update: SeatUpdate) -> str:
         return result_line(table.view, table.view.game)
     if update.seat in table.view.game.waiting_for and table.view.seats[update.seat].away:
         return "A computer is playing for you: press **I'm back** or use /back."
-    if not update.awaited or (choices.empty and choices.pick is None):
-        waiting = ", ".join(seat_label(table.view, s) for s in table.awaiting) or "the table"
-        return f"Waiting for {waiting}."
+    if not actionable(update):
+        thread = table.view.display.get("thread")
+        return "Not your move right now" + (f": follow the table in <#{thread}>." if thread else ".")
     return _what_to_do(update, choices) + countdown(table)
+
+
+def actionable(update: SeatUpdate) -> bool:
+    """Whether the player has something to decide now that their own message should offer: their turn, their
+    pass or vote, or a discard they can actually call (a plain "pass" on every discard is left to the table)."""
+    choices = update.choices
+    if update.table.phase == Phase.CALL_WINDOW.value:
+        return bool(choices.calls or choices.call_mahjong)
+    return update.awaited and not (choices.empty and choices.pick is None)
 
 
 def _what_to_do(update: SeatUpdate, choices: SeatChoices) -> str:
@@ -219,3 +228,33 @@ def hint_text(hints: list[Hint]) -> str:
         lines.append(f"**{hint.line_id}** ({hint.section}, {hint.value}): `{hint.printed}`\n"
                      f"  still need {len(hint.need)}: {need}; {hint.live} of those tiles still out there")
     return _fit("\n".join(lines))
+
+
+def confirmation(update: SeatUpdate) -> str:
+    """What the mover is told after a move by command."""
+    for event in update.table.events:
+        if event.seat != update.seat:
+            continue
+        d = event.data
+        match event.type:
+            case "discard":
+                return f"You discarded {name(d['tile'])}."
+            case "call":
+                return "You called it for Mah Jongg!" if d["mahjong"] else "You called it."
+            case "pass":
+                return "You passed."
+            case "hold":
+                return "The table waits a little longer for you."
+            case "charleston_passed":
+                return "Passed." if not d["blind"] else f"Passed, {d['blind']} blind."
+            case "charleston_voted":
+                return "You voted to stop." if d["stop"] else "You voted to go on."
+            case "courtesy_offered":
+                return f"You offered {d['count']} across."
+            case "joker_exchange":
+                return f"You gave {name(d['tile'])} for a joker."
+            case "blank_swap":
+                return f"You swapped a blank for {name(d['tile'])}."
+            case "mahjong":
+                return "Mah Jongg!"
+    return "Done."

@@ -250,7 +250,7 @@ class Presenter:
         table_id, seat = key
         dms = self._display(table_id, update.table.view.display).get("dms", {})
         where = dms.get(str(seat))
-        fresh = shown.force_new or (update.awaited and update.table.token is not None
+        fresh = shown.force_new or (look.actionable(update) and update.table.phase != Phase.CALL_WINDOW.value
                                     and update.table.token != shown.notified)
         shown.force_new = False
         payload = await look.seat_payload(update, list(shown.notes))
@@ -262,12 +262,12 @@ class Presenter:
                 return
             except discord.NotFound:
                 where = None
-        sent = await self._send_dm(update.player_id, payload)
+        sent = await self._send_dm(update.player_id, payload, where[0] if where else None)
         if sent is None:
             await self._dms_closed(table_id, seat)
             shown.shown = print_
             return
-        if update.awaited:
+        if look.actionable(update):
             shown.notified = update.table.token
         shown.shown = print_
         shown.notes.clear()
@@ -281,11 +281,17 @@ class Presenter:
         table = self.service.tables.get(table_id)
         return dict(table.row.display) if table is not None else fallback
 
-    async def _send_dm(self, player_id: int, payload: look.Payload) -> discord.Message | None:
-        user = self.bot.get_user(player_id) or await self.bot.fetch_user(player_id)
+    async def _send_dm(self, player_id: int, payload: look.Payload,
+                       channel_id: int | None) -> discord.Message | None:
+        """Send a DM (to the DM channel already known, else after looking the user up once)."""
+        if channel_id is not None:
+            channel: discord.abc.Messageable = self.bot.get_partial_messageable(channel_id,
+                                                                                type=discord.ChannelType.private)
+        else:
+            channel = self.bot.get_user(player_id) or await self.bot.fetch_user(player_id)
         try:
-            return await user.send(content=payload.content, files=payload.files,
-                                   view=payload.view or discord.utils.MISSING)
+            return await channel.send(content=payload.content, files=payload.files,
+                                      view=payload.view or discord.utils.MISSING)
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:
                 return None
@@ -305,8 +311,8 @@ def fingerprint(update: SeatUpdate) -> tuple[Any, ...]:
     """What a player's message depends on: when it is unchanged, the message needs no edit."""
     view = update.view
     table = update.table
-    return (table.view.game.game_no if table.view.game else None, table.phase, update.awaited,
-            table.token if update.awaited or not update.choices.empty else None,
-            view.rack if view else None, view.drawn if view else None, view.exposures if view else None,
-            tuple(update.choices.keys()), update.choices.pick is not None,
-            table.view.seats[update.seat].away, table.deadline if update.awaited else None)
+    acting = look.actionable(update)
+    return (table.view.game.game_no if table.view.game else None, table.phase == Phase.FINISHED.value, acting,
+            table.token if acting else None, view.rack if view else None, view.drawn if view else None,
+            view.exposures if view else None, tuple(update.choices.keys()) if acting else (),
+            table.view.seats[update.seat].away, table.deadline if acting else None)

@@ -24,7 +24,7 @@ from bot.engine.actions import (
     SwapBlank,
 )
 from bot.engine.matching import group_name
-from bot.engine.tiles import SORT_KEY, Suit, Tile, code, name, suit_of
+from bot.engine.tiles import Suit, Tile, code, name, suit_of
 from bot.engine.views import SeatView
 
 from .errors import ErrorKind, TableError
@@ -69,7 +69,7 @@ class TilePick:
             raise TableError(ErrorKind.ILLEGAL, f"Pass exactly 3 tiles: pick {want}{extra}.")
         if not self.min_tiles <= len(values) <= self.max_tiles:
             raise TableError(ErrorKind.ILLEGAL, f"Offer {self.min_tiles} to {self.max_tiles} tiles.")
-        picked = tuple(sorted((tiles[v] for v in values), key=SORT_KEY.__getitem__))
+        picked = tuple(tiles[v] for v in values)  # in the order picked: the tiles go out in that order
         action = (CharlestonPass(0, picked, blind) if self.kind == "charleston" else CourtesyOffer(0, picked))
         return action_key(action)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -51,13 +51,15 @@ class TableService(Referee):
     """Every open table of one bot process, and the clock that moves them on."""
 
     def __init__(self, db: Database, *, clock: Clock | None = None, cards: Callable[[str], Card] = load_card,
-                 turn_timeout: float = 90, charleston_timeout: float = 120, computer_delay: float = 1.5) -> None:
+                 turn_timeout: float = 90, charleston_timeout: float = 120, computer_delay: float = 1.5,
+                 seeds: Iterator[int] | None = None) -> None:
         self.db = db
         self.clock = clock or SystemClock()
         self.cards = cards
         self.turn_timeout = turn_timeout
         self.charleston_timeout = charleston_timeout
         self.computer_delay = computer_delay  # for new tables that name none
+        self._seeds = seeds  # seeds for new tables that name none (tests); else a random one each
         self.tables: dict[int, LiveTable] = {}
         self.hub = Hub()
         self._wake = asyncio.Event()
@@ -186,7 +188,8 @@ class TableService(Referee):
         if not 0 <= options.computer_delay <= MAX_COMPUTER_DELAY:
             raise TableError(ErrorKind.BAD_INPUT, f"A computer's delay is 0 to {MAX_COMPUTER_DELAY:g} seconds.")
         self._card(rules.card)  # an unknown or broken card fails here, before anything is written
-        seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
+        if seed is None:
+            seed = next(self._seeds) if self._seeds is not None else random.SystemRandom().randrange(1 << 31)
         async with self.db.transaction() as conn:
             table_id = await records.insert_table(conn, guild_id, channel_id, rules.to_dict(), created_by, seed,
                                                   east, options.to_dict())

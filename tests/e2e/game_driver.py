@@ -6,7 +6,7 @@ everything it *does* goes through Discord components."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,10 +24,12 @@ from cogs.app import CharlestonBot
 Policy = Callable[[object, int], Action]
 
 
-def make_bot(double: Double, db: Path, *, clock: ManualClock | None = None) -> CharlestonBot:
-    """The Charleston bot for the double: commands synced to its guild, messages refreshed every 0.05 s."""
+def make_bot(double: Double, db: Path, *, clock: ManualClock | None = None,
+             seeds: Iterator[int] | None = None) -> CharlestonBot:
+    """The Charleston bot for the double: commands synced to its guild, messages refreshed every 0.05 s, new
+    tables dealt from ``seeds``."""
     settings = Settings(double.token, str(db), double.guild_id, "INFO", double.api_base, double.gateway_url)
-    return CharlestonBot(settings, clock=clock, refresh_interval=0.05)
+    return CharlestonBot(settings, clock=clock, refresh_interval=0.05, seeds=seeds)
 
 
 def normal(game: object, seat: int) -> Action:
@@ -99,6 +101,13 @@ class Driver:
                                            "the table to move on")
                 continue
             await self.move(self.people[due[0]])
+        # The engine's state moves before the move is saved and published: wait for the table's version.
+        await self.double.wait_for(self.saved, 10, "the last move to be saved")
+
+    def saved(self) -> bool:
+        """Every move applied to the game has been saved (and so published)."""
+        game = self.live.game
+        return game is not None and self.live.version == len(game.state.log)
 
     async def move(self, person: Person) -> None:
         """Make the move this person's policy chooses, through the components Discord shows them."""
@@ -116,7 +125,7 @@ class Driver:
         if kind == 4:  # answered with a message: a refusal would say why
             reply = await sent.message()
             assert "went wrong" not in reply.content, reply.content
-        await self.double.wait_for(lambda: self.live.version != before or not self.live.playing, 10,
+        await self.double.wait_for(lambda: self.live.version != before and self.saved(), 10,
                                    f"{person.player} to have moved")
         person.moves += 1
 
@@ -124,17 +133,13 @@ class Driver:
         """The person's message for this decision: their DM, or the "My rack" answer where DMs are closed."""
         def current() -> Message | None:
             for message in reversed(person.player.dms()):
-                if any(f":{token}:" in cid or cid.endswith(f":{token}") for cid in message.custom_ids):
+                rack = any(a.filename == "rack.png" for a in message.attachments)
+                if rack and any(f":{token}:" in cid or cid.endswith(f":{token}") for cid in message.custom_ids):
                     return message
             return None
 
         if person.player.user.dms_open:
-            try:
-                return await self.double.wait_for(current, 10, f"{person.player}'s DM for decision {token}")
-            except AssertionError:
-                for m in person.player.dm_channel.messages:
-                    print("DM", m, m.deleted, m.edits)
-                raise
+            return await self.double.wait_for(current, 10, f"{person.player}'s DM for decision {token}")
         table = await self.double.wait_for(self.table_message, 10, "the table message")
         person.used.append("rack")
         shown = await person.player.at(self.thread()).click(table, f"ch:t:{self.table_id}:rack")
@@ -165,6 +170,7 @@ class Driver:
         if custom_id in message.custom_ids:
             return await player.click(message, custom_id)
         if isinstance(action, ExchangeJoker):
+            person.used.append("jokers")
             offer = await (await player.click(message, f"ch:t:{self.table_id}:jokers")).message()
             return await player.at(offer.channel).click(offer, custom_id)
         raise AssertionError(f"no component for {key} in {message.custom_ids}")

@@ -1,59 +1,180 @@
 """Whole games in Discord, on the offline Discord: scripted people open a table with /table new, fill it with the
-lobby's buttons and play every move through their DMs and the table message's buttons, to the end; then the
-ledger is checked."""
+lobby's buttons and play every move through their DMs, the private "My rack" answer and the table message's
+buttons, to the end; then the ledger is checked. (The double fails a test on any request Discord would refuse.)"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from discord_double import Double
-from game_driver import Driver, Person, greedy, make_bot, normal
+from discord_double import Double, Player
+from discord_double.models import Message
+from game_driver import Driver, Person, greedy, make_bot
 
 from bot.engine.state import Phase
+from bot.service.clock import ManualClock
 from bot.store import ledger
+from cogs.app import CharlestonBot
 
 
-async def open_table(double: Double, opener, **options: object) -> int:  # type: ignore[no-untyped-def]
+async def open_table(double: Double, opener: Player, **options: object) -> int:
     """``/table new`` in #general: returns the table's id once its lobby message is up."""
     sent = await opener.slash("table", "new", **options)
     answer = await sent.message()
     assert "opened **table" in answer.content, answer.content
     table_id = int(answer.content.split("**table ")[1].split("**")[0])
-    await double.wait_for(lambda: any(f"ch:t:{table_id}:start" in m.custom_ids for t in double.threads()
-                                      for m in t.messages), 10, "the lobby message")
+    await double.wait_for(lambda: lobby(double, table_id), 10, "the lobby message")
     return table_id
 
 
-def lobby(double: Double, table_id: int):  # type: ignore[no-untyped-def]
-    """The lobby message of a table."""
+def lobby(double: Double, table_id: int) -> Message | None:
+    """The lobby (or table) message of a table, while it offers the lobby's buttons."""
     for thread in double.threads():
         for message in reversed(thread.messages):
             if f"ch:t:{table_id}:start" in message.custom_ids and not message.deleted:
                 return message
-    raise AssertionError("no lobby message")
+    return None
 
 
-async def test_one_person_and_three_computers_play_a_game_to_the_end(discord_double: Double, tmp_path: Path) -> None:
+async def seat_everyone(double: Double, bot: CharlestonBot, table_id: int, people: list[Player],
+                        computers: int) -> None:
+    """The people join with the lobby's Join button (the opener is seated already), the rest are computers."""
+    thread = double.world.channels[bot.service.view(table_id).display["thread"]]
+    for person in people[1:]:
+        message = lobby(double, table_id)
+        assert message is not None
+        joined = await (await person.at(thread).click(message, f"ch:t:{table_id}:join")).message()
+        assert "You're in seat" in joined.content and joined.ephemeral
+    for _ in range(computers):
+        message = lobby(double, table_id)
+        assert message is not None
+        assert await (await people[0].at(thread).click(message, f"ch:t:{table_id}:computer")).response() == 6
+    await double.wait_for(lambda: all(not s.empty for s in bot.service.view(table_id).seats), 5, "a full table")
+    message = lobby(double, table_id)
+    assert message is not None
+    await (await people[0].at(thread).click(message, f"ch:t:{table_id}:start")).response()
+
+
+async def finish(driver: Driver, bot: CharlestonBot) -> None:
+    """Play to the end; the game is over, settled, and its results are in the thread."""
+    await driver.play()
+    await bot.service.drain()
+    await bot.presenter.settle()
+    live = driver.live
+    assert live.game is not None and live.game.state.phase == Phase.FINISHED
+    assert await ledger.verify(bot.service.db) == []
+    (settled,) = await bot.service.db.fetchone(
+        "SELECT COUNT(*) FROM ledger_transactions WHERE game_id = ? AND kind = 'settlement'", (live.game_id,))
+    assert settled == 1
+    texts = [m.content for m in driver.thread().messages if not m.deleted]
+    assert any("Settled in the chip ledger" in t for t in texts)
+    final = driver.table_message()
+    assert final is not None and f"ch:t:{driver.table_id}:start" in final.custom_ids  # Deal again
+
+
+async def test_a_person_and_three_computers_with_a_call_race_a_joker_exchange_and_mahjong_by_discard(
+        discord_double: Double, tmp_path: Path) -> None:
     alice = discord_double.user("alice")
-    async with discord_double.running(make_bot(discord_double, tmp_path / "game.db")) as bot:
+    events = []
+    # Table seed 22 (found by playing the same policies through the service): Alice, who calls whatever she
+    # can, races a computer for a discard, exchanges jokers, and the game ends on a discard.
+    bot = make_bot(discord_double, tmp_path / "race.db", seeds=iter([22]))
+    async with discord_double.running(bot):
         await discord_double.wait_for_commands("table", "play", "rack", "hint", "back")
         table_id = await open_table(discord_double, alice, computer_delay=0)
-        thread = discord_double.threads()[-1]
-        here = alice.at(thread)
-        for _ in range(3):
-            pressed = await here.click(lobby(discord_double, table_id), f"ch:t:{table_id}:computer")
-            assert await pressed.response() == 6
-        await discord_double.wait_for(lambda: all(not s.empty for s in bot.service.view(table_id).seats), 5, "seats")
-        await (await here.click(lobby(discord_double, table_id), f"ch:t:{table_id}:start")).response()
+        bot.service.subscribe(lambda u: events.extend(u.events), table_id)
+        await seat_everyone(discord_double, bot, table_id, [alice], 3)
         driver = Driver(discord_double, bot, table_id, [Person(alice, 0, greedy)])
-        await driver.play()
-        await bot.presenter.settle()
-        live = bot.service.tables[table_id]
-        assert live.game is not None and live.game.state.phase == Phase.FINISHED
-        assert driver.people[0].moves > 5
-        assert await ledger.verify(bot.service.db) == []
-        # the results are in the thread, and the table message offers the next deal
-        final = driver.table_message()
-        assert final is not None and f"ch:t:{table_id}:start" in final.custom_ids
-        texts = [m.content for m in thread.messages if not m.deleted]
-        assert any("Settled in the chip ledger" in t for t in texts)
+        await finish(driver, bot)
+        state = driver.live.game.state
+    races = _races(events)
+    assert any(0 in calls for calls, _, _ in races), "Alice raced a computer for a discard"
+    for calls, winner, discarder in races:  # P10: Mah Jongg first, then the next in turn after the discarder
+        assert winner == min(calls, key=lambda s: (not calls[s], (s - discarder) % 4))
+    assert any(e.type == "joker_exchange" and e.seat == 0 for e in events)
+    assert "jokers" in driver.people[0].used  # made through the "Exchange a joker" button
+    assert state.result is not None and state.result.how == "discard"
+
+
+def _races(events: list) -> list[tuple[dict[int, bool], int, int]]:  # type: ignore[type-arg]
+    """Every call window two players or more called: ({caller: for Mah Jongg}, winner, discarder)."""
+    races, calls, discarder = [], {}, -1
+    for event in events:
+        if event.type == "call_window":
+            calls, discarder = {}, event.seat
+        elif event.type == "call":
+            calls[event.seat] = event.data["mahjong"]
+        elif event.type == "window_closed" and len(calls) >= 2:
+            races.append((calls, event.data["winner"], discarder))
+    return races
+
+
+async def test_four_people_play_a_whole_game_through_their_dms(discord_double: Double, tmp_path: Path) -> None:
+    people = [discord_double.user(name) for name in ("ruth", "sadie", "tova", "vera")]
+    bot = make_bot(discord_double, tmp_path / "four.db", seeds=iter([5]))
+    async with discord_double.running(bot):
+        await discord_double.wait_for_commands("table")
+        table_id = await open_table(discord_double, people[0], computer_delay=0)
+        await seat_everyone(discord_double, bot, table_id, people, 0)
+        driver = Driver(discord_double, bot, table_id, [Person(p, n) for n, p in enumerate(people)])
+        await finish(driver, bot)
+        assert all(p.moves >= 3 for p in driver.people.values())
+        assert all("dm" in p.used for p in driver.people.values())
+        assert not [t for t in discord_double.threads() if any(a.filename == "rack.png" for m in t.messages
+                                                              for a in m.attachments)]
+
+
+async def test_a_person_with_closed_dms_plays_from_the_my_rack_button(discord_double: Double,
+                                                                       tmp_path: Path) -> None:
+    alice = discord_double.user("alice")
+    closed = discord_double.user("bea", dms_open=False)
+    bot = make_bot(discord_double, tmp_path / "closed.db", seeds=iter([8]))
+    async with discord_double.running(bot):
+        await discord_double.wait_for_commands("table")
+        table_id = await open_table(discord_double, alice, computer_delay=0)
+        await seat_everyone(discord_double, bot, table_id, [alice, closed], 2)
+        driver = Driver(discord_double, bot, table_id, [Person(alice, 0), Person(closed, 1)])
+        await discord_double.wait_for(lambda: 1 in driver.live.row.display.get("dms_closed", []), 10,
+                                      "the bot to notice Bea's closed DMs")
+        await discord_double.wait_for(lambda: (m := driver.table_message()) is not None
+                                      and "your DMs are closed" in m.content, 10, "the table message to say so")
+        await finish(driver, bot)
+        assert "rack" in driver.people[1].used and "dm" not in driver.people[1].used
+        assert not closed.dms()
+
+
+async def test_a_person_who_misses_her_turn_is_played_for_and_comes_back(discord_double: Double,
+                                                                          tmp_path: Path) -> None:
+    alice, bea = discord_double.user("alice"), discord_double.user("bea")
+    clock = ManualClock()
+    bot = make_bot(discord_double, tmp_path / "away.db", clock=clock, seeds=iter([9]))
+    async with discord_double.running(bot):
+        await discord_double.wait_for_commands("table", "back")
+        table_id = await open_table(discord_double, alice, computer_delay=0)
+        await seat_everyone(discord_double, bot, table_id, [alice, bea], 2)
+        driver = Driver(discord_double, bot, table_id, [Person(alice, 0)])  # Bea does nothing for now
+        await driver.play(until=lambda: 1 in driver.live.people_awaited() and 0 not in driver.live.people_awaited())
+        clock.advance(bot.service.charleston_timeout + bot.service.turn_timeout + 1)
+        await bot.service.tick()  # her time is up: a computer takes her seat
+        assert 1 in driver.live.away
+        dm = await discord_double.wait_for(
+            lambda: next((m for m in reversed(bea.dms()) if f"ch:t:{table_id}:back" in m.custom_ids), None), 10,
+            "Bea's DM to offer I'm back")
+        await (await bea.at(dm.channel).click(dm, f"ch:t:{table_id}:back")).message()
+        assert 1 not in driver.live.away
+        driver.people[1] = Person(bea, 1)
+        await finish(driver, bot)
+        assert driver.people[1].moves >= 1
+
+
+async def test_the_1946_rules_play_to_the_end(discord_double: Double, tmp_path: Path) -> None:
+    alice = discord_double.user("alice")
+    bot = make_bot(discord_double, tmp_path / "1946.db", seeds=iter([3]))
+    async with discord_double.running(bot):
+        await discord_double.wait_for_commands("table")
+        table_id = await open_table(discord_double, alice, rules="nmjl-1946", computer_delay=0)
+        assert bot.service.view(table_id).rules.card == "nmjl-1946"
+        await seat_everyone(discord_double, bot, table_id, [alice], 3)
+        driver = Driver(discord_double, bot, table_id, [Person(alice, 0)])
+        await finish(driver, bot)
+        message = driver.table_message()
+        assert message is not None and "nmjl-1946" in message.content
