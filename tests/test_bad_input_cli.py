@@ -117,7 +117,7 @@ class Terminal(io.StringIO):
 
 def test_the_progress_bar_only_draws_on_a_terminal(monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "simulate", "--games", "20", "--seed", "3")
+    code, _, err = run(capsys, "simulate", "--games", "20", "--seed", "3", "--players", "random,random,random,random")
     assert code == 0 and "\r" not in err and err == ""
     terminal = Terminal()
     monkeypatch.setattr(play.sys, "stderr", terminal)
