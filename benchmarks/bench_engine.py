@@ -17,7 +17,7 @@ import time
 from bot.engine.actions import TABLE, CloseWindow
 from bot.engine.game import Game
 from bot.engine.legal import legal_actions
-from bot.engine.rules import table_rules
+from bot.engine.rules import rules_for_card
 from bot.engine.state import Phase
 from bot.service.cards import load_card
 
@@ -29,7 +29,7 @@ def main() -> None:
     parser.add_argument("--card", default="practice")
     args = parser.parse_args()
     card = load_card(args.card)
-    rules = table_rules("nmjl-1946" if card.id == "nmjl-1946" else "nmjl", card=card.id)
+    rules = rules_for_card(card)
     rng = random.Random(args.seed)
     applied = 0
     in_apply = 0.0

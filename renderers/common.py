@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.engine.matching import group_name
 from bot.engine.tiles import Tile, name
 
 from .fonts import Font
@@ -122,9 +123,6 @@ def spoken(tiles: Iterable[int]) -> str:
     return ", ".join(name(t) for t in tiles)
 
 
-GROUP_NAMES = {1: "Single", 2: "Pair", 3: "Pung", 4: "Kong", 5: "Quint", 6: "Sextet"}
-
-
 def group_tile(group: Sequence[int], wild: int | None = Tile.J) -> int:
     """The tile an exposure is made of: its most common natural (jokers stand in for it)."""
     naturals = [t for t in group if t != wild] or list(group)
@@ -133,7 +131,7 @@ def group_tile(group: Sequence[int], wild: int | None = Tile.J) -> int:
 
 def describe_group(group: Sequence[int], wild: int | None = Tile.J) -> str:
     """``Kong of 7 Dot with 1 joker``: jokers are counted, since a player may swap a natural for them."""
-    kind = GROUP_NAMES.get(len(group), f"{len(group)} tiles")
+    kind = group_name(len(group)).capitalize()
     tile = group_tile(group, wild)
     text = f"{kind} of {name(tile)}"
     jokers = sum(1 for t in group if t == wild and t != tile)

@@ -19,9 +19,9 @@ def T(text: str) -> list[int]:
 def layout(variant: Variant, tile_set: TileSet) -> list[list[int]]:
     """One rack for ``variant``, group by group in printed order.
 
-    Naturals go first to singles and pairs (where no wild may stand, docs/rules.md J2), then to groups of three or
+    Naturals go first to singles and pairs (where no wild may stand, J2), then to groups of three or
     more; whatever a group still lacks because the set has no more copies of its tile is filled with the wild
-    tile (jokers, or the 1946 flowers), which docs/rules.md J1 allows there.
+    tile (jokers, or the 1946 flowers), which J1 allows there.
     """
     wild = tile_set.wild
     left = list(tile_set.counts)
@@ -61,7 +61,7 @@ def foreign_tile(card: Card, line: Line) -> int:
 
 
 def fits(variant: Variant, tiles: Sequence[int], wild: int | None) -> bool:
-    """Reference reading of docs/rules.md J1/J2 for an all-concealed rack: the naturals of each kind must cover that
+    """Reference reading of J1/J2 for an all-concealed rack: the naturals of each kind must cover that
     kind's singles and pairs and not exceed what the variant holds of it; wilds fill the rest."""
     counts = Counter(tiles)
     wilds = counts.pop(wild, 0) if wild is not None else 0

@@ -88,7 +88,7 @@ def test_1946_card_is_played_with_wild_flowers_and_east_pays_double(card1946) ->
     assert card1946.ruleset == "nmjl-1946"
     assert card1946.tile_set == SET_1946
     assert card1946.wild == Tile.F
-    # docs/rules.md H5: two columns, East double.
+    # H5: two columns, East double.
     assert all(line.east_value == 2 * line.value for line in card1946.lines)
     # No 1946 pattern uses F: flowers are wild there.
     assert not any(t == Tile.F for line in card1946.lines for v in line.variants for t, _ in v.groups)

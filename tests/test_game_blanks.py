@@ -1,4 +1,4 @@
-"""Blanks, a table option (docs/rules.md T6, TR2; J6: never for a joker)."""
+"""Blanks, a table option (T6, TR2; J6: never for a joker)."""
 
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ def test_CH1_order_right_across_left_then_left_across_right_then_courtesy() -> N
     assert state.phase == Phase.COURTESY
     for seat in range(4):
         game.apply(CourtesyOffer(seat, ()))
-    assert state.phase == Phase.PLAY and state.turn == state.east and not state.needs_draw
+    assert state.phase == Phase.PLAY and state.turn == state.east and not state.turn_state.needs_draw
 
 
 def test_CH1_events_name_each_step() -> None:

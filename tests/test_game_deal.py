@@ -38,7 +38,7 @@ def _turn_sequence(table: Table, turns: int) -> list[int]:
         table.close()
     order = []
     for _ in range(turns):
-        assert state.needs_draw
+        assert state.turn_state.needs_draw
         order.append(state.turn)
         table.quiet_turn(state.turn)
     return order
@@ -259,7 +259,7 @@ def test_11_3_heavenly_hand_after_the_charleston_before_easts_first_discard() ->
     for seat in range(4):
         table.act(CourtesyOffer(seat, ()))
     state = table.state
-    assert state.phase == Phase.PLAY and state.turn == 0 and not state.needs_draw
+    assert state.phase == Phase.PLAY and state.turn == 0 and not state.turn_state.needs_draw
     assert DeclareMahJongg(0) in legal_actions(table.game, 0)
     table.declare(0)
     assert state.result is not None and state.result.how == "heavenly"

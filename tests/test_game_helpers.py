@@ -1,6 +1,6 @@
 """Scenario kit shared by the game-engine tests (tests/test_game_*.py, test_payouts.py, test_replay.py).
 
-This module holds no tests. It builds fully controlled games from an explicit deal (docs/rules.md S3 abstracted, see
+This module holds no tests. It builds fully controlled games from an explicit deal (S3 abstracted, see
 ``Game.new(deal=...)``): racks are written in tile notation, shorter racks are padded with unrelated "junk" tiles,
 and the wall starts with the given tiles. Every refused action is checked to leave the state untouched.
 """
@@ -51,7 +51,7 @@ def t1(text: str) -> int:
 
 
 def tiles_of(state: GameState) -> Counter[int]:
-    """Every tile the game holds: racks, exposures, wall, discards, and the Bob dummy's piles (docs/rules.md CH8)."""
+    """Every tile the game holds: racks, exposures, wall, discards, and the Bob dummy's piles (CH8)."""
     total: Counter[int] = Counter()
     for seat in state.seats:
         total.update(seat.rack)
@@ -146,7 +146,7 @@ class Table:
 
     def draw(self, seat: int) -> int:
         self.act(Draw(seat))
-        drawn = self.state.drawn
+        drawn = self.state.turn_state.drawn
         assert drawn is not None
         return drawn
 
@@ -224,14 +224,14 @@ def amounts(state: GameState) -> dict[tuple[int, int], int]:
 
 
 def play_to_wall_game(table: Table) -> None:
-    """Every player throws back what she draws until the wall is empty and the game ends (docs/rules.md P14, M10)."""
+    """Every player throws back what she draws until the wall is empty and the game ends (P14, M10)."""
     state = table.state
-    if state.phase == Phase.PLAY and not state.needs_draw:
+    if state.phase == Phase.PLAY and not state.turn_state.needs_draw:
         seat = state.turn
         tile = next(t for t in reversed(state.seats[seat].rack) if t != Tile.F or table.rules.discard_flowers)
         table.act(Discard(seat, tile))
         if state.phase == Phase.CALL_WINDOW:
             table.close()
     while state.phase != Phase.FINISHED:
-        assert state.phase == Phase.PLAY and state.needs_draw
+        assert state.phase == Phase.PLAY and state.turn_state.needs_draw
         table.quiet_turn(state.turn)

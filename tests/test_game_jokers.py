@@ -21,7 +21,7 @@ def _west_exposes_north_with_two_jokers(hands: dict[int, str], wall: str = "1D 2
     table.close()
     assert table.state.seats[2].exposures[0].tiles == T("N J J")
     table.discard_and_close(2, "9D")
-    assert table.state.turn == 3 and table.state.needs_draw
+    assert table.state.turn == 3 and table.state.turn_state.needs_draw
     return table
 
 
@@ -87,10 +87,20 @@ def test_J4_exchange_after_a_call_and_from_ones_own_exposure() -> None:
     table.discard(0, "N")
     table.call(2, "J J")
     table.close()
-    assert table.state.turn_source == "call"
+    assert table.state.turn_state.stage == "call"
     table.act(ExchangeJoker(2, 2, 0, t1("N")))
     assert table.state.seats[2].exposures[0].tiles == T("N N J")
     assert table.rack(2)[Tile.J] == 1
+
+
+def test_J4_an_exchange_leaves_the_earlier_exposure_event_as_told() -> None:
+    """The exposure event keeps the tiles as they were exposed, though a joker in them is exchanged later."""
+    table = Table({0: "N", 2: "J J N"})
+    table.discard(0, "N")
+    table.call(2, "J J")
+    (exposed,) = [e for e in table.close() if e.type == "exposure"]
+    table.act(ExchangeJoker(2, 2, 0, t1("N")))
+    assert exposed.data["tiles"] == T("N J J") and exposed.to_json()["tiles"] == ["N", "J", "J"]
 
 
 def test_J7_after_an_exchange_the_exposure_represents_the_same_tiles() -> None:

@@ -113,7 +113,7 @@ def test_M4b_strict_mode_false_declaration_kills_the_hand() -> None:
     dead = only(events, "dead_hand")
     assert dead.seat == 1 and state.seats[1].dead
     # Play goes on with the next live player; no penalty under NMJL rules.
-    assert state.phase == Phase.PLAY and state.turn == 2 and state.needs_draw
+    assert state.phase == Phase.PLAY and state.turn == 2 and state.turn_state.needs_draw
     assert state.penalties == []
     assert public_view(table.game).seats[1].dead
 
@@ -171,7 +171,7 @@ def test_M6_dead_hand_detected_from_public_information() -> None:
     table = _south_dead_by_public_information()
     state = table.state
     assert state.seats[1].dead and "no line" in state.seats[1].dead_reason
-    assert state.turn == 2 and state.needs_draw  # South's turn after her call is skipped
+    assert state.turn == 2 and state.turn_state.needs_draw  # South's turn after her call is skipped
     assert not state.seats[3].dead and not state.seats[2].dead and not state.seats[0].dead
 
 
@@ -233,11 +233,11 @@ def test_11_6_the_last_live_player_plays_on_alone() -> None:
         table.declare(seat)
         assert state.seats[seat].dead
     assert state.live_seats == [0]
-    assert state.turn == 0 and state.needs_draw
+    assert state.turn == 0 and state.turn_state.needs_draw
     table.draw(0)
-    events = table.discard(0, state.drawn)  # type: ignore[arg-type]
+    events = table.discard(0, state.turn_state.drawn)  # type: ignore[arg-type]
     assert "call_window" not in types(events)
-    assert state.phase == Phase.PLAY and state.turn == 0 and state.needs_draw
+    assert state.phase == Phase.PLAY and state.turn == 0 and state.turn_state.needs_draw
     while state.phase != Phase.FINISHED:
         table.quiet_turn(0)
     assert state.result is not None and state.result.how == "wall"

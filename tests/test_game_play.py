@@ -38,7 +38,7 @@ def test_P2_a_turn_is_draw_then_discard() -> None:
     table = Table({0: "N", 1: "S"})
     table.discard_and_close(0, "N")
     state = table.state
-    assert state.phase == Phase.PLAY and state.turn == 1 and state.needs_draw
+    assert state.phase == Phase.PLAY and state.turn == 1 and state.turn_state.needs_draw
     assert legal_actions(table.game, 1) == [Draw(1)]
     table.refuse(Discard(1, t1("S")), "Draw a tile first")
     table.refuse(Draw(2), "South's turn")
@@ -77,7 +77,7 @@ def test_P12_a_discarded_joker_is_dead_and_opens_no_window() -> None:
     events = table.discard(0, "J")
     state = table.state
     assert "call_window" not in types(events)
-    assert state.phase == Phase.PLAY and state.turn == 1 and state.needs_draw
+    assert state.phase == Phase.PLAY and state.turn == 1 and state.turn_state.needs_draw
     table.refuse(Call(1, tuple(T("J J"))))
     table.refuse(Call(2, (), True))  # not even for Mah Jongg
     assert legal_actions(table.game, 2) == [] and legal_actions(table.game, 1) == [Draw(1)]
@@ -99,7 +99,7 @@ def test_P4_window_stays_open_until_everyone_answers_and_the_next_player_cannot_
     events = table.act(PassCall(2))
     # §11.2: closes early once every eligible player has passed.
     assert only(events, "window_closed").data["claimed"] is False
-    assert state.phase == Phase.PLAY and state.turn == 1 and state.needs_draw
+    assert state.phase == Phase.PLAY and state.turn == 1 and state.turn_state.needs_draw
     table.refuse(CloseWindow(TABLE))
 
 
@@ -211,13 +211,13 @@ def test_P8_P9_exposure_then_the_caller_discards_and_play_goes_to_her_right() ->
     assert exposure.seat == 2 and exposure.data["tiles"] == T("9C 9C 9C") and not exposure.private
     assert [e.tiles for e in state.seats[2].exposures] == [T("9C 9C 9C")]  # exactly one group
     assert state.seats[2].tile_count == 14 and len(state.seats[2].rack) == 11
-    assert state.phase == Phase.PLAY and state.turn == 2 and not state.needs_draw
+    assert state.phase == Phase.PLAY and state.turn == 2 and not state.turn_state.needs_draw
     table.refuse(Draw(2), "You already have your tile")  # the called tile replaces her draw
     assert state.discards == []  # the called tile left the discard pool
     south_rack = table.rack(1)
     table.discard_and_close(2, "N")
     # P9: play continues with the caller's right (North); South lost her turn.
-    assert state.turn == 3 and state.needs_draw
+    assert state.turn == 3 and state.turn_state.needs_draw
     assert table.rack(1) == south_rack
     table.quiet_turn(3)
     table.quiet_turn(0)
@@ -300,7 +300,7 @@ def test_P11_hold_keeps_the_window_open_once_per_player_per_discard() -> None:
     # A new discard, a new hold.
     table.quiet_turn(1)
     table.draw(2)
-    table.discard(2, state.drawn)  # type: ignore[arg-type]
+    table.discard(2, state.turn_state.drawn)  # type: ignore[arg-type]
     table.act(Hold(1))
 
 
@@ -368,7 +368,7 @@ def test_11_5_last_discard_may_be_called_for_an_exposure_then_only_mah_jongg() -
     table.call(2, "E E")
     table.close()
     assert state.seats[2].exposures[0].tiles == T("E E E")
-    assert state.phase == Phase.PLAY and state.turn == 2 and not state.needs_draw
+    assert state.phase == Phase.PLAY and state.turn == 2 and not state.turn_state.needs_draw
     events = table.discard(2, "N")
     assert only(events, "call_window").data["mahjong_only"] is True
     table.refuse(Call(1, tuple(T("N N"))), "Only a Mah Jongg call is allowed now: the wall is empty.")
@@ -445,7 +445,7 @@ def test_11_7_1946_a_discard_stays_claimable_until_the_next_player_discards() ->
     assert "draw_returned" in types(events)
     assert table.rack(1) == south and state.wall[0] == t1("1D")
     assert state.seats[2].exposures[0].tiles == T("5D 5D 5D 5D") and state.seats[2].exposures[0].called_from == 0
-    assert state.turn == 2 and not state.needs_draw
+    assert state.turn == 2 and not state.turn_state.needs_draw
 
 
 def test_11_7_1946_the_window_ends_with_the_next_discard() -> None:

@@ -106,7 +106,7 @@ def _choose(game: Game, rng: random.Random) -> Action:
         if calls and rng.random() < 0.3:
             return rng.choice(calls)
         return rng.choice([a for a in options if not isinstance(a, Call)] or options)
-    if state.phase == Phase.PLAY and not state.needs_draw:
+    if state.phase == Phase.PLAY and not state.turn_state.needs_draw:
         seat = state.turn
         if strict and rng.random() < 0.01:
             return DeclareMahJongg(seat)  # perhaps a false declaration
@@ -148,7 +148,7 @@ def _check_counts(game: Game) -> None:
         elif state.phase in (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY):
             expected = 14 if s == state.east else 13
         elif state.phase == Phase.PLAY:
-            expected = 14 if s == state.turn and not state.needs_draw else 13
+            expected = 14 if s == state.turn and not state.turn_state.needs_draw else 13
         else:
             expected = 13
         assert count == expected, f"seat {s} holds {count} in {state.phase} (turn {state.turn})"
@@ -168,7 +168,7 @@ def _check_hidden(game: Game, rng: random.Random) -> None:
     for s in state.players:
         view = seat_view(game, s)
         assert view.rack == tuple(display_sorted(state.seats[s].rack))
-        assert view.drawn is None or (state.turn == s and view.drawn == state.drawn)
+        assert view.drawn is None or (state.turn == s and view.drawn == state.turn_state.drawn)
     candidates = [s for s in state.players if state.seats[s].rack]
     if not state.wall or not candidates:
         return
@@ -180,8 +180,8 @@ def _check_hidden(game: Game, rng: random.Random) -> None:
     i, j = rng.choice(pairs)
     data = state.to_json()
     data["seats"][other]["rack"][i], data["wall"][j] = data["wall"][j], data["seats"][other]["rack"][i]
-    if data["drawn"] is not None and state.turn == other and i == len(rack) - 1:
-        data["drawn"] = data["seats"][other]["rack"][i]
+    if data["turn"]["drawn"] is not None and state.turn == other and i == len(rack) - 1:
+        data["turn"]["drawn"] = data["seats"][other]["rack"][i]
     twin = Game(GameState.from_json(data), game.card)
     assert public_view(twin).to_json() == public_view(game).to_json()
     for s in state.players:

@@ -118,7 +118,7 @@ def test_SC2_call_then_joker_exchange_completing_mahjong_is_a_self_pick() -> Non
     table.discard(0, "9C")
     table.call(1, "9C 9C J")
     table.close()
-    assert state.turn == 1 and state.turn_source == "call"
+    assert state.turn == 1 and state.turn_state.stage == "call"
     table.act(ExchangeJoker(1, 2, 0, Tile.N))
     table.declare(1)
     assert state.result is not None and state.result.how == "self_pick" and state.result.line == "369-4"

@@ -167,7 +167,7 @@ async def test_a_restart_in_an_away_players_turn_keeps_her_away(tmp_path: Path, 
     for _ in range(200):  # play on until her turn comes round again, the computer due to move in 5 s
         game = live.game
         assert game is not None and live.playing
-        if game.state.phase == Phase.PLAY and game.state.turn == 0 and not game.state.needs_draw:
+        if game.state.phase == Phase.PLAY and game.state.turn == 0 and not game.state.turn_state.needs_draw:
             break
         clock.advance(1)
         await first.tick()

@@ -58,7 +58,7 @@ def test_T7_1946_set_has_136_plus_18_flowers_and_no_jokers() -> None:
     assert SET_1946.count(Tile.J) == 0
     assert SET_1946.count(Tile.BL) == 0
     assert total(SET_1946, BAMS + CRAKS + DOTS + WINDS + DRAGONS) == 136
-    assert SET_1946.wild == Tile.F  # docs/rules.md 11.7: flowers are the wild tiles
+    assert SET_1946.wild == Tile.F  # docs/rules.md §11.7: flowers are the wild tiles
 
 
 @pytest.mark.parametrize("blanks", range(9))

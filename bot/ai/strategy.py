@@ -43,6 +43,8 @@ from bot.engine.actions import (
     PassCall,
 )
 from bot.engine.matching import exposure_group
+from bot.engine.notation import counts_of
+from bot.engine.queries import tiles_in_sight
 from bot.engine.state import Phase
 from bot.engine.tiles import NUM_KINDS, Tile
 from bot.engine.views import SeatView
@@ -98,15 +100,8 @@ class Strategy:
     def unseen(self, view: SeatView) -> list[int]:
         """Copies of each kind this seat has not seen: not in its rack or exposures, not discarded, not in
         another seat's exposures. They are in the wall or in the other racks."""
-        seen = [0] * NUM_KINDS
-        for tile in view.rack:
-            seen[tile] += 1
-        for _, tile in view.public.discards:
-            seen[tile] += 1
-        for other in view.public.seats:
-            for exposure in other.exposures:
-                for tile in exposure:
-                    seen[tile] += 1
+        on_table = tiles_in_sight(view.public.discards, [other.exposures for other in view.public.seats])
+        seen = counts_of([*view.rack, *on_table])
         counts = view.tile_set.counts
         return [max(0, counts[k] - seen[k]) for k in range(NUM_KINDS)]
 

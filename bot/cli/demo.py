@@ -13,7 +13,7 @@ from bot.ai.selfplay import play_game
 from bot.engine.events import Event
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
-from bot.engine.rules import TableRules, table_rules
+from bot.engine.rules import TableRules, rules_for_card
 from bot.engine.tiles import code
 from bot.engine.views import public_view, seat_view
 from bot.service.cards import load_card
@@ -85,7 +85,7 @@ class Narrator:
 def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | None = None) -> Game:
     """Play and narrate one game; with ``db_path`` it is played through the table service and recorded."""
     card = load_card("practice")
-    rules = table_rules("nmjl", card=card.id)
+    rules = rules_for_card(card)
     say(f"Charleston demo: four '{level}' computer players on the {card.name}, seed {seed}.")
     if db_path is None:
         game, opening = Game.new(card, rules, seed)

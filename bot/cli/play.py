@@ -96,8 +96,8 @@ class ProgressBar:
 
 def run_simulate(args: argparse.Namespace) -> int:
     levels = _levels(args.players)
-    card_id = args.card or ("nmjl-1946" if args.rules == "nmjl-1946" else "practice")
     try:
+        card_id = args.card or table_rules(args.rules).card  # the preset's own card
         card = load_card(card_id)
         rules = table_rules(args.rules, card=card.id)
     except (UnknownCard, RulesError) as exc:

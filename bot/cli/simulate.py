@@ -15,7 +15,7 @@ from bot.ai.selfplay import play_game
 from bot.engine.card import Card
 from bot.engine.game import Game
 from bot.engine.replay import export_replay
-from bot.engine.rules import TableRules, table_rules
+from bot.engine.rules import TableRules, rules_for_card
 from bot.service.cards import load_card
 
 
@@ -46,7 +46,7 @@ def simulate(games: int, seed: int, levels: Sequence[str], *, card: Card | None 
     """``games`` seeded games; East moves round the table (game n is dealt by seat n mod 4) so no seat is
     favoured. ``log_dir`` receives each game as a replay file; ``on_game`` is shown each finished game."""
     card = card or load_card("practice")
-    rules = rules or table_rules("nmjl-1946" if card.id == "nmjl-1946" else "nmjl", card=card.id)
+    rules = rules or rules_for_card(card)
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
     result = SimulationResult()

@@ -22,10 +22,13 @@ class ActionFormatError(EngineError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Action:
+    """Something a seat (or the table's clock) does; ``type`` names the kind in JSON."""
+
     type: ClassVar[str] = ""
     seat: int
 
     def to_json(self) -> dict[str, Any]:
+        """The action in replay form: ``type``, ``seat`` and its fields, tiles as codes."""
         data: dict[str, Any] = {"type": self.type}
         for f in fields(self):
             value = getattr(self, f.name)
@@ -64,11 +67,15 @@ class CourtesyOffer(Action):
 
 @dataclass(frozen=True, slots=True)
 class Draw(Action):
+    """Take the next tile of the wall (the seat on turn, before anything else)."""
+
     type: ClassVar[str] = "draw"
 
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
+    """Throw ``tile`` from the rack, ending the turn."""
+
     type: ClassVar[str] = "discard"
     tile: int
 
@@ -124,6 +131,8 @@ class SwapBlank(Action):
 
 @dataclass(frozen=True, slots=True)
 class DeclareMahJongg(Action):
+    """Declare Mah Jongg on one's own tiles (after a draw, a call or an exchange; East's heavenly hand)."""
+
     type: ClassVar[str] = "declare_mahjong"
 
 

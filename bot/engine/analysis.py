@@ -198,9 +198,9 @@ def _possible(index: CardIndex, rack: _Rack) -> npt.NDArray[np.bool_]:
 
 
 def can_still_win(card: Card, exposures: Sequence[Sequence[int]], visible: Sequence[int]) -> bool:
-    """From public information only (RULES M6, §11.6): can a player with these exposures still make some line,
-    given the tiles ``visible`` elsewhere (discards and the naturals of other players' exposures)? Her concealed
-    tiles are unknown, so every tile not visible counts as still reachable."""
+    """From public information only (docs/rules.md §6, dead hands; §11.6): can a player with these exposures
+    still make some line, given the tiles ``visible`` elsewhere (discards and the naturals of other players'
+    exposures)? Her concealed tiles are unknown, so every tile not visible counts as still reachable."""
     wild = card.wild
     groups = [exposure_group(e, wild) for e in exposures]
     index = card.index

@@ -1,76 +1,21 @@
-"""A compiled card: its lines, and every concrete variant of each line as tile counts.
-
-A :class:`Variant` is one way a line can be made: the letters bound to real suits, the shift applied. It keeps
-the tile counts the matcher needs (``need``; ``small``, the part of ``need`` in singles and pairs, which no
-joker may fill) and the groups that exposures must map onto.
-"""
+"""A compiled card: its lines (see :mod:`bot.engine.line`) and the fast index built over their variants."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
-from .pattern import Group
-from .tiles import NUM_KINDS, Tile, TileSet, code
+from .index import CardIndex
+from .line import Line, Variant
+from .tiles import Tile, TileSet
 
-if TYPE_CHECKING:
-    from .index import CardIndex
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Variant:
-    line: int  # index of the line in its card
-    groups: tuple[Group, ...]  # (tile, size), in the pattern's printed order
-    need: tuple[int, ...]  # tiles of each kind the variant holds
-    small: tuple[int, ...]  # of those, how many sit in singles and pairs
-
-    @staticmethod
-    def from_groups(line: int, groups: tuple[Group, ...]) -> Variant:
-        need = [0] * NUM_KINDS
-        small = [0] * NUM_KINDS
-        for tile, size in groups:
-            need[tile] += size
-            if size < 3:
-                small[tile] += size
-        return Variant(line, groups, tuple(need), tuple(small))
-
-    def describe(self) -> str:
-        """The variant as tile codes, group by group: ``5D 5D 5D  N N``."""
-        return "  ".join(" ".join([code(t)] * size) for t, size in self.groups)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Line:
-    """One printed line of the card ("hand" in card-file terms). Lines and variants compare by identity: each
-    exists once, in its compiled card."""
-
-    index: int
-    id: str
-    section: str
-    patterns: tuple[str, ...]
-    exposed: bool  # X (True) or C (False)
-    value: int
-    east_value: int | None
-    note: str
-    singles_and_pairs: bool
-    variants: tuple[Variant, ...]
-
-    @property
-    def mark(self) -> str:
-        return "X" if self.exposed else "C"
-
-    def printed(self) -> str:
-        """The line as a player reads it: pattern(s), note, X/C and value."""
-        text = " or ".join(self.patterns)
-        if self.note:
-            text += f" ({self.note})"
-        value = f"{self.value}" if self.east_value is None else f"{self.value}-{self.east_value}"
-        return f"{text}  {self.mark} {value}"
+__all__ = ["Card", "Line", "Variant"]  # Line and Variant live in .line; a card's users take them from here
 
 
 @dataclass(frozen=True)
 class Card:
+    """A card of lines, the tile set it is played with, and its ruleset (a rules preset name)."""
+
     id: str
     name: str
     year: int | None
@@ -81,16 +26,16 @@ class Card:
 
     @property
     def wild(self) -> Tile | None:
+        """The wild kind: the joker, the flower on the 1946 card."""
         return self.tile_set.wild
 
     @cached_property
     def index(self) -> CardIndex:
         """The fast form used by matching and analysis, built on first use and kept."""
-        from .index import CardIndex
-
-        return CardIndex(self)
+        return CardIndex(self.lines)
 
     def line(self, line_id: str) -> Line:
+        """The line with this id; raises KeyError if the card has none."""
         for line in self.lines:
             if line.id == line_id:
                 return line
@@ -98,4 +43,5 @@ class Card:
 
     @property
     def variant_count(self) -> int:
+        """How many concrete variants the card's lines have in all."""
         return sum(len(line.variants) for line in self.lines)

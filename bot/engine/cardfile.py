@@ -11,14 +11,16 @@ import tomllib
 from collections.abc import Mapping
 from typing import Any
 
-from .card import Card, Line, Variant
+from .card import Card
 from .errors import CardError
+from .line import Line, Variant
 from .pattern import Symbolic, binding_count, expand, letter_bindings, number_range, parse_pattern
+from .rules import PRESETS
 from .tiles import SET_1946, STANDARD, Tile, TileSet, name
 
 CARD_KEYS = {"id", "name", "year", "ruleset", "wild"}
 HAND_KEYS = {"id", "section", "pattern", "exposed", "value", "east_value", "shift", "note", "singles_and_pairs"}
-RULESETS = ("nmjl", "nmjl-1946")
+RULESETS = tuple(PRESETS)  # a card names the rules preset it is played with
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _HAND_HEADER = re.compile(r"^\s*\[\[\s*hand\s*\]\]")
 _CARD_HEADER = re.compile(r"^\s*\[\s*card\s*\]")
@@ -110,7 +112,7 @@ class _Compiler:
         if ruleset not in RULESETS:
             self.card_problem(f"ruleset must be one of {', '.join(RULESETS)}, not {ruleset!r:.40}")
             ruleset = "nmjl"
-        wild = header.get("wild", "flower" if ruleset == "nmjl-1946" else "joker")
+        wild = header.get("wild", "flower" if PRESETS[ruleset].get("flowers_wild") else "joker")
         if wild not in ("joker", "flower"):
             self.card_problem(f"wild must be \"joker\" or \"flower\", not {wild!r:.40}")
             wild = "joker"

@@ -17,3 +17,7 @@ class CardError(EngineError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
+
+
+class IllegalAction(EngineError):
+    """The action is not allowed now; the message says why, for the player."""

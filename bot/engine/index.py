@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .card import Card, Variant
+from .line import Line, Variant
 from .pattern import Group
 from .tiles import NUM_KINDS
 
@@ -33,9 +33,10 @@ IntArray = npt.NDArray[np.int16]
 
 
 class CardIndex:
-    def __init__(self, card: Card) -> None:
-        self.card = card
-        self.variants: tuple[Variant, ...] = tuple(v for line in card.lines for v in line.variants)
+    """Bit masks and threshold rows over every variant of a card's lines (see the module notes)."""
+
+    def __init__(self, lines: Sequence[Line]) -> None:
+        self.variants: tuple[Variant, ...] = tuple(v for line in lines for v in line.variants)
         self.size = len(self.variants)
         starts: list[int] = []
         for n, v in enumerate(self.variants):
@@ -45,7 +46,7 @@ class CardIndex:
         self.line_of_segment = [self.variants[s].line for s in starts]
         self.kinds = sorted({t for v in self.variants for t, _ in v.groups})
 
-        exposed_lines = {line.index for line in card.lines if line.exposed}
+        exposed_lines = {line.index for line in lines if line.exposed}
         self.x_variants = _mask(n for n, v in enumerate(self.variants) if v.line in exposed_lines)
         self.all_variants = (1 << self.size) - 1
         self.fit = self._fit_masks()
@@ -101,6 +102,7 @@ class CardIndex:
         return mask
 
     def mask_to_bool(self, mask: int) -> npt.NDArray[np.bool_]:
+        """A bit mask as one boolean per variant."""
         raw = np.frombuffer(mask.to_bytes((self.size + 7) // 8 or 1, "little"), dtype=np.uint8)
         return np.unpackbits(raw, bitorder="little")[: self.size].astype(bool)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from . import charleston as ch
 from .actions import (
@@ -25,15 +24,15 @@ from .actions import (
     PassCall,
     SwapBlank,
 )
+from .game import Game
 from .matching import check, exposure_verdict
+from .queries import blank_swap_refusal, dead_discard_refusal
 from .state import CallWindow, Phase
 from .tiles import SORT_KEY, Tile
 
-if TYPE_CHECKING:
-    from .game import Game
-
 
 def legal_actions(game: Game, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now; each is accepted by ``game.apply`` and nothing else is."""
     state = game.state
     if state.phase == Phase.FINISHED or not 0 <= seat <= 3:
         return []
@@ -60,7 +59,7 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
             for count in range(4):
                 actions += [CourtesyOffer(seat, combo) for combo in _combos(me.rack, count)]
     elif state.phase == Phase.PLAY and seat == state.turn:
-        if state.needs_draw:
+        if state.turn_state.needs_draw:
             actions.append(Draw(seat))
         else:
             actions += _turn_actions(game, seat)
@@ -74,6 +73,7 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
 
 
 def _combos(rack: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
+    """Distinct passable combinations of ``size`` tiles of the rack (jokers and blanks never pass)."""
     passable = sorted((t for t in rack if t not in (Tile.J, Tile.BL)), key=SORT_KEY.__getitem__)
     seen: set[tuple[int, ...]] = set()
     for combo in combinations(passable, size):
@@ -83,6 +83,7 @@ def _combos(rack: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
 
 
 def _turn_actions(game: Game, seat: int) -> list[Action]:
+    """After drawing or calling: declare, discard, exchange a joker."""
     state = game.state
     me = state.seats[seat]
     actions: list[Action] = []
@@ -104,7 +105,7 @@ def _turn_actions(game: Game, seat: int) -> list[Action]:
 def _call_actions(game: Game, seat: int, window: CallWindow, *, late: bool) -> list[Action]:
     """Calls on ``window``'s discard; a late (1946) window offers calls only, no pass or hold."""
     state = game.state
-    if seat == window.discarder or seat in window.passed or any(c.seat == seat for c in window.claims):
+    if seat == window.discarder or window.answered(seat):
         return []
     me = state.seats[seat]
     exposures = [e.tiles for e in me.exposures]
@@ -138,22 +139,14 @@ def _call_actions(game: Game, seat: int, window: CallWindow, *, late: bool) -> l
 
 
 def _blank_swaps(game: Game, seat: int) -> list[Action]:
+    """Blank swaps open to ``seat``: one per kind of dead discard."""
     state = game.state
-    rules = state.rules
-    if not rules.blanks or Tile.BL not in state.seats[seat].rack:
+    if blank_swap_refusal(state, seat):
         return []
-    if state.phase not in (Phase.PLAY, Phase.CALL_WINDOW):
-        return []
-    own_turn = state.phase == Phase.PLAY and state.turn == seat and not state.needs_draw
-    if rules.blank_timing == "own_turn" and not own_turn:
-        return []
-    if rules.blank_timing == "not_own_turn" and state.turn == seat:
-        return []
-    live = len(state.discards) - 1 if state.phase == Phase.CALL_WINDOW else None
     seen: set[int] = set()
     swaps: list[Action] = []
     for n, (_, tile) in enumerate(state.discards):
-        if n != live and tile not in (Tile.J, Tile.BL) and tile not in seen:
+        if tile not in seen and not dead_discard_refusal(state, n):
             seen.add(tile)
             swaps.append(SwapBlank(seat, n))
     return swaps

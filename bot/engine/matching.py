@@ -1,4 +1,4 @@
-"""Is it Mah Jongg, on which line, and may this group be exposed? (RULES §5, §8, P5-P8, M1-M2)
+"""Is it Mah Jongg, on which line, and may this group be exposed? (docs/rules.md §5, §8, P5-P8, M1-M2)
 
 A rack is given as concealed tiles plus exposures, each exposure a group as it lies on the rack with its
 jokers (on the 1946 card, wild flowers). Tiles are kinds from :mod:`bot.engine.tiles`.
@@ -10,9 +10,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .card import Card, Line, Variant
+from .card import Card
 from .errors import TileError
 from .index import bits
+from .line import Line, Variant
 from .notation import check_available, counts_of
 from .pattern import Group
 from .tiles import NUM_KINDS, Tile, TileSet, code, name
@@ -21,6 +22,7 @@ GROUP_NAMES = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sex
 
 
 def group_name(size: int) -> str:
+    """What players call a group of ``size`` identical tiles: pair, pung, kong, quint..."""
     return GROUP_NAMES.get(size, f"group of {size}")
 
 
@@ -39,6 +41,7 @@ def exposure_group(tiles: Sequence[int], wild: Tile | None) -> Group:
 
 
 def check_rack_size(count: int, allowed: tuple[int, ...]) -> None:
+    """Raise unless a rack counting its exposures holds one of the ``allowed`` numbers of tiles."""
     if count not in allowed:
         want = " or ".join(str(n) for n in allowed)
         raise TileError(f"A rack here has {want} tiles counting exposures; you gave {count}.")
@@ -55,27 +58,33 @@ class Match:
 
     @property
     def exposed(self) -> bool:
+        """Whether the line is an exposed (X) one."""
         return self.line.exposed
 
     @property
     def singles_and_pairs(self) -> bool:
+        """Whether the line is a Singles & Pairs one."""
         return self.line.singles_and_pairs
 
     @property
     def pays_jokerless(self) -> bool:
-        """RULES SC3: the jokerless bonus, never for Singles & Pairs."""
+        """SC3: the jokerless bonus, never for Singles & Pairs."""
         return self.jokerless and not self.line.singles_and_pairs
 
     def describe(self) -> str:
+        """The hand as tile codes, group by group."""
         return "  ".join(" ".join(code(t) for t in group) for group in self.arrangement)
 
 
 @dataclass(frozen=True, slots=True)
 class CheckResult:
+    """Every line a rack makes (none: it is not Mah Jongg)."""
+
     matches: tuple[Match, ...]
 
     @property
     def mahjong(self) -> bool:
+        """Whether the rack makes any line."""
         return bool(self.matches)
 
     @property
@@ -88,7 +97,7 @@ class CheckResult:
 
 def check(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int]] = (),
           tile_set: TileSet | None = None) -> CheckResult:
-    """Every line of ``card`` that the concealed tiles and exposures make together (RULES M2). ``tile_set``
+    """Every line of ``card`` that the concealed tiles and exposures make together (M2). ``tile_set``
     is the table's set when it differs from the card's (blanks added)."""
     wild = card.wild
     groups = [exposure_group(e, wild) for e in exposures]
@@ -152,6 +161,8 @@ def arrange(variant: Variant, concealed: Sequence[int], exposures: Sequence[Sequ
 
 @dataclass(frozen=True, slots=True)
 class ExposureVerdict:
+    """Whether a group may be exposed, why not, and the X lines that could hold it."""
+
     legal: bool
     reason: str  # why not, in words for the player; "" when legal
     lines: tuple[Line, ...]  # the X lines that can hold all the exposures
@@ -159,7 +170,7 @@ class ExposureVerdict:
 
 def exposure_verdict(card: Card, group: Sequence[int], existing: Sequence[Sequence[int]] = (), *,
                      min_size: int = 3) -> ExposureVerdict:
-    """May ``group`` be exposed next to ``existing`` exposures? (P5, P8; RULES N7 idea: some X line must hold
+    """May ``group`` be exposed next to ``existing`` exposures? (P5, P8; the N7 idea: some X line must hold
     every exposure on a group of its own.)"""
     wild = card.wild
     try:

@@ -1,4 +1,4 @@
-"""Reading and writing tiles in the notation of RULES §8.4.
+"""Reading and writing tiles in the notation of docs/rules.md §8.4.
 
 ``parse_tiles("1B 2b, RD soap 7Cx3")`` gives tile kinds; ``format_tiles`` writes canonical codes.
 Every error names the offending token and says what is accepted instead.
@@ -73,11 +73,13 @@ def parse_groups(text: str) -> list[list[int]]:
 
 
 def format_tiles(tiles: Iterable[int], *, sort: bool = False) -> str:
+    """Tiles as canonical codes separated by spaces, in display order with ``sort``."""
     seq = list(tiles)
     return " ".join(code(t) for t in (display_sorted(seq) if sort else seq))
 
 
 def counts_of(tiles: Iterable[int]) -> list[int]:
+    """How many tiles of each kind, indexed by kind."""
     counts = [0] * NUM_KINDS
     for t in tiles:
         counts[t] += 1

@@ -42,11 +42,14 @@ class Symbolic:
     token: str
 
     def same_tile_as(self, other: Symbolic) -> bool:
+        """Whether the two groups are always made of the same tile, whatever the binding and shift."""
         return (self.kind, self.value, self.letter) == (other.kind, other.value, other.letter)
 
 
 @dataclass(frozen=True, slots=True)
 class PatternProblem:
+    """A mistake in a pattern: where it is (group position and token) and what is wrong."""
+
     position: int  # 0 when the problem concerns the whole pattern
     token: str
     message: str

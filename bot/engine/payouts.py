@@ -1,4 +1,4 @@
-"""Who pays whom when a game ends (RULES §7). Values are the card's, conventionally cents.
+"""Who pays whom when a game ends (docs/rules.md §7). Values are the card's, conventionally cents.
 
 NMJL (SC1-SC4): on a discard the discarder pays 2V and the others V; on a self-pick (own draw, a joker
 exchange, the heavenly hand) everyone pays 2V; a jokerless hand doubles every payment, except Singles & Pairs;
@@ -10,21 +10,9 @@ Jongg's penalties are added as they happened.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from .state import GameState, Payout
 
-from .state import GameState
-
-
-@dataclass(frozen=True, slots=True)
-class Payout:
-    payer: int
-    payee: int
-    amount: int
-    reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"from": self.payer, "to": self.payee, "amount": self.amount, "reason": self.reason}
+__all__ = ["Payout", "payouts"]  # Payout (one transfer) lives in .state, which keeps the game's penalties
 
 
 def payouts(state: GameState) -> list[Payout]:
@@ -32,7 +20,7 @@ def payouts(state: GameState) -> list[Payout]:
     result = state.result
     if result is None:
         return []
-    transfers = [Payout(p.payer, p.payee, p.amount, p.reason) for p in state.penalties]
+    transfers = list(state.penalties)
     if result.winner is None:
         return transfers  # a wall game (M10) or no live players: no payments
     rules = state.rules

@@ -32,12 +32,15 @@ class ReplayError(EngineError):
 
 @dataclass(frozen=True, slots=True)
 class Replayed:
+    """A replay played back: the game as it stands and the events of each action."""
+
     game: Game
     events: list[list[Event]]  # events[i] = what action i caused; events before the first action are ``opening``
     opening: list[Event]
 
 
 def export_replay(game: Game) -> dict[str, Any]:
+    """The game, finished or not, as a replay: rules, card, seed or explicit deal, and every action so far."""
     state = game.state
     data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "card": state.card_id,
                             "rules": state.rules.to_dict(), "seed": state.seed, "east": state.east,

@@ -1,7 +1,8 @@
-"""Table rules: a validated set of options with the presets ``nmjl`` (default) and ``nmjl-1946`` (RULES §7.2,
-§10, §11).
+"""Table rules: a validated set of options with the presets ``nmjl`` (default) and ``nmjl-1946``
+(docs/rules.md: the table options and the decisions for online play of §11).
 
-Build one with :func:`table_rules`, which names any unknown option or out-of-range value in plain words.
+Build one with :func:`table_rules`, which names any unknown option or out-of-range value in plain words, or
+with :func:`rules_for_card` for the preset a card is played with.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from functools import cache
 from typing import Any, Literal
 
+from .card import Card
 from .errors import EngineError
 
 Declarations = Literal["friendly", "strict"]
@@ -23,9 +25,11 @@ class RulesError(EngineError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class TableRules:
+    """Every option of a table, from a preset with some options changed."""
+
     preset: str = "nmjl"
     card: str = "practice"
-    players: int = 4  # 3 or 4 (RULES CH8, §11.4)
+    players: int = 4  # 3 or 4 (CH8, §11.4)
     call_window_seconds: int = 8  # §11.2: 3-30
     hold_seconds: int = 20  # P11: the cap on one hold
     declarations: Declarations = "friendly"  # §11.1
@@ -46,14 +50,17 @@ class TableRules:
     winner_pays_double_rules: bool = True  # SC1/SC2: discarder double, self-pick double, jokerless bonus
 
     def to_dict(self) -> dict[str, Any]:
+        """The rules as plain JSON, loadable by :func:`rules_from_dict`."""
         return dict(_as_dict(self))
 
     @property
     def uses_bob(self) -> bool:
+        """Whether a three-player table passes with the "Bob" dummy in the empty chair (CH8)."""
         return self.players == 3 and self.charleston and self.three_player_charleston == "bob"
 
     @property
     def has_charleston(self) -> bool:
+        """Whether this table plays a Charleston at all (three players need Bob for one)."""
         return self.charleston and (self.players == 4 or self.uses_bob)
 
 
@@ -108,6 +115,11 @@ def table_rules(preset: str = "nmjl", **options: Any) -> TableRules:
     rules = TableRules(**values)
     _validate(rules, known)
     return rules
+
+
+def rules_for_card(card: Card, **options: Any) -> TableRules:
+    """The rules of the preset ``card`` is played with (its ruleset), for that card, with ``options`` changed."""
+    return table_rules(card.ruleset, card=card.id, **options)
 
 
 def rules_from_dict(data: dict[str, Any]) -> TableRules:

@@ -1,4 +1,4 @@
-"""Tile kinds, tile sets and display order (RULES §1).
+"""Tile kinds, tile sets and display order (docs/rules.md §1).
 
 A tile kind is a small int (a :class:`Tile`), so racks are cheap count vectors indexed by kind.
 Copies of a kind are interchangeable (T2), so nothing here tracks individual tiles.
@@ -11,6 +11,8 @@ from enum import IntEnum
 
 
 class Suit(IntEnum):
+    """The three suits, in the order their tiles are numbered."""
+
     BAM = 0
     CRAK = 1
     DOT = 2
@@ -64,7 +66,7 @@ DRAGONS = (Tile.RD, Tile.GD, Tile.WD)
 SUIT_LETTER = {Suit.BAM: "B", Suit.CRAK: "C", Suit.DOT: "D"}
 SUIT_NAME = {Suit.BAM: "Bam", Suit.CRAK: "Crak", Suit.DOT: "Dot"}
 
-# RULES T3: Craks-Red, Bams-Green, Dots-White.
+# T3: Craks-Red, Bams-Green, Dots-White.
 DRAGON_OF_SUIT = {Suit.BAM: Tile.GD, Suit.CRAK: Tile.RD, Suit.DOT: Tile.WD}
 
 
@@ -76,6 +78,7 @@ def number_tile(suit: Suit | int, number: int) -> Tile:
 
 
 def is_number(tile: int) -> bool:
+    """Whether the tile is a suit tile numbered 1-9."""
     return tile <= Tile.D9
 
 
@@ -85,6 +88,7 @@ def suit_of(tile: int) -> Suit | None:
 
 
 def number_of(tile: int) -> int | None:
+    """The number (1-9) of a suit tile; None for every other tile."""
     return tile % 9 + 1 if tile <= Tile.D9 else None
 
 
@@ -98,7 +102,7 @@ _CODES = tuple(_code(t) for t in range(NUM_KINDS))
 
 
 def code(tile: int) -> str:
-    """The canonical short code of RULES §8.4: ``5D``, ``N``, ``RD``, ``F``, ``J``, ``BL``."""
+    """The canonical short code of docs/rules.md §8.4: ``5D``, ``N``, ``RD``, ``F``, ``J``, ``BL``."""
     return _CODES[tile]
 
 
@@ -123,12 +127,13 @@ def name(tile: int) -> str:
     return _HONOUR_NAMES[Tile(tile)]
 
 
-# Display order (RULES §8.4): J, BL, F, winds N E W S, dragons, then Bams, Craks, Dots from 1 to 9.
+# Display order (docs/rules.md §8.4): J, BL, F, winds N E W S, dragons, then Bams, Craks, Dots from 1 to 9.
 _DISPLAY_ORDER = (Tile.J, Tile.BL, Tile.F, *WINDS, *DRAGONS, *range(Tile.B1, Tile.D9 + 1))
 SORT_KEY: tuple[int, ...] = tuple(_DISPLAY_ORDER.index(Tile(t)) for t in range(NUM_KINDS))
 
 
 def display_sorted(tiles: list[int] | tuple[int, ...]) -> list[int]:
+    """The tiles in display order (docs/rules.md §8.4)."""
     return sorted(tiles, key=SORT_KEY.__getitem__)
 
 
@@ -142,9 +147,11 @@ class TileSet:
 
     @property
     def size(self) -> int:
+        """How many tiles the set holds in all."""
         return sum(self.counts)
 
     def count(self, tile: int) -> int:
+        """How many tiles of this kind the set holds."""
         return self.counts[tile]
 
     def tiles(self) -> list[int]:

@@ -1,4 +1,5 @@
-"""What each seat may know (RULES §11, hidden information): a seat's own view and the public view.
+"""What each seat may know (hidden information: concealed tiles reach only their owner): a seat's own view
+and the public view.
 
 These are the only shapes in which game information leaves the engine towards a player, a computer player or
 the channel. A :class:`SeatView` holds the seat's own concealed tiles and nobody else's.
@@ -7,20 +8,23 @@ the channel. A :class:`SeatView` holds the seat's own concealed tiles and nobody
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import charleston as ch
 from .actions import Action
+from .card import Card
+from .game import Game
+from .legal import legal_actions
+from .payouts import payouts
+from .queries import seat_wind, tiles_in_sight, unanswered
 from .state import Phase
 from .tiles import TileSet, code, display_sorted
-
-if TYPE_CHECKING:
-    from .card import Card
-    from .game import Game
 
 
 @dataclass(frozen=True, slots=True)
 class PublicSeat:
+    """What everyone sees of one seat: its wind, how many tiles it hides, its exposures."""
+
     seat: int
     wind: str
     tiles: int  # concealed tile count
@@ -31,6 +35,8 @@ class PublicSeat:
 
 @dataclass(frozen=True, slots=True)
 class PublicView:
+    """What everyone at the table (and any spectator) may see."""
+
     phase: Phase
     east: int
     turn: int
@@ -49,6 +55,7 @@ class PublicView:
     result: dict[str, Any] | None
 
     def to_json(self) -> dict[str, Any]:
+        """The public view as plain JSON."""
         return {
             "phase": self.phase.value, "east": self.east, "turn": self.turn, "needs_draw": self.needs_draw,
             "wall": self.wall, "card": self.card_id, "game_no": self.game_no,
@@ -76,27 +83,23 @@ class SeatView:
 
     @property
     def exposures(self) -> tuple[tuple[int, ...], ...]:
+        """This seat's own exposures."""
         return self.public.seats[self.seat].exposures
 
     def visible_elsewhere(self) -> list[int]:
         """Tiles this seat can never get: every discard and the naturals of other seats' exposures."""
-        wild = self.card.wild
-        seen = [t for _, t in self.public.discards]
-        for other in self.public.seats:
-            if other.seat != self.seat:
-                seen += [t for e in other.exposures for t in e if t != wild]
-        return seen
+        exposures = [other.exposures for other in self.public.seats]
+        return tiles_in_sight(self.public.discards, exposures, exclude=self.seat, wild=self.card.wild)
 
     def to_json(self) -> dict[str, Any]:
+        """The seat's view as plain JSON (the only form with its concealed tiles that leaves the engine)."""
         return {"seat": self.seat, "rack": [code(t) for t in self.rack],
                 "drawn": code(self.drawn) if self.drawn is not None else None,
                 "legal": [a.to_json() for a in self.legal], "table": self.public.to_json()}
 
 
 def public_view(game: Game) -> PublicView:
-    from .game import seat_wind
-    from .payouts import payouts
-
+    """What everyone may see of the game now."""
     state = game.state
     seats = tuple(
         PublicSeat(s, seat_wind(state, s), len(seat.rack), tuple(tuple(e.tiles) for e in seat.exposures),
@@ -112,13 +115,14 @@ def public_view(game: Game) -> PublicView:
     result = None
     if state.result is not None:
         result = {**state.result.to_json(), "payouts": [p.to_json() for p in payouts(state)]}
-    return PublicView(state.phase, state.east, state.turn, state.needs_draw, len(state.wall), seats,
+    return PublicView(state.phase, state.east, state.turn, state.turn_state.needs_draw, len(state.wall), seats,
                       tuple(state.discards), window.tile if window else None,
                       window.discarder if window else None, bool(window and window.mahjong_only), step, blind,
                       tuple(waiting_for(game)), state.card_id, state.game_no, result)
 
 
 def waiting_for(game: Game) -> list[int]:
+    """Seats whose answer the table is waiting for (none while only the call window's clock can act)."""
     state = game.state
     cs = state.charleston
     if state.phase == Phase.CHARLESTON and cs is not None:
@@ -128,18 +132,16 @@ def waiting_for(game: Game) -> list[int]:
     if state.phase == Phase.COURTESY and cs is not None:
         return [s for s in state.players if s not in cs.offers]
     if state.phase == Phase.CALL_WINDOW and state.window is not None:
-        answered = {c.seat for c in state.window.claims} | set(state.window.passed)
-        return [s for s in state.live_seats if s != state.window.discarder and s not in answered]
+        return unanswered(state, state.window)
     if state.phase == Phase.PLAY:
         return [state.turn]
     return []
 
 
 def seat_view(game: Game, seat: int) -> SeatView:
-    from .legal import legal_actions
-
+    """What ``seat`` may know: the public view, its own rack and the actions open to it."""
     state = game.state
     me = state.seats[seat]
-    drawn = state.drawn if state.phase == Phase.PLAY and state.turn == seat else None
+    drawn = state.turn_state.drawn if state.phase == Phase.PLAY and state.turn == seat else None
     return SeatView(seat, public_view(game), tuple(display_sorted(me.rack)), drawn,
                     tuple(legal_actions(game, seat)), game.card, game.tile_set)

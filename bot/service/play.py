@@ -18,7 +18,7 @@ from bot.ai.selfplay import computer_move
 from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold
 from bot.engine.card import Card
 from bot.engine.errors import EngineError
-from bot.engine.events import Event, public
+from bot.engine.events import Event, EventKind, public
 from bot.engine.game import Game, next_east
 from bot.engine.payouts import payouts
 from bot.engine.state import GameState, Phase
@@ -213,7 +213,7 @@ class Referee:
         if at_once and table.auto_at is not None:
             table.auto_at = self.clock.now()  # they are late already
         await self._save_deadline(table)
-        update = self._publish(table, cause, [public("computer_takes_over", s) for s in seats])
+        update = self._publish(table, cause, [public(EventKind.AWAY, s) for s in seats])
         await self._auto(table)
         return update
 
@@ -224,11 +224,11 @@ class Referee:
         game = table.game
         self._schedule(table, current_token(game) if game is not None else None, None)
         await self._save_deadline(table)
-        return self._publish(table, "back", [public("back", seat)])
+        return self._publish(table, "back", [public(EventKind.BACK, seat)])
 
 
 def _needs_draw(game: Game) -> bool:
-    return game.state.phase == Phase.PLAY and game.state.needs_draw
+    return game.state.phase == Phase.PLAY and game.state.turn_state.needs_draw
 
 
 def snapshot(state: GameState) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from bot.ai.players import LEVELS
 from bot.engine.actions import Action
 from bot.engine.card import Card
 from bot.engine.errors import CardError
-from bot.engine.events import Event, public
+from bot.engine.events import Event, EventKind, public
 from bot.engine.game import Game
 from bot.engine.rules import RulesError, TableRules, rules_from_dict, table_rules
 from bot.engine.state import GameState
@@ -197,7 +197,7 @@ class TableService(Referee):
         table = LiveTable(row, rules, options)
         self.tables[table_id] = table
         async with table.lock:
-            return self._publish(table, "create", [public("table_opened", None, table_id=table_id)])
+            return self._publish(table, "create", [public(EventKind.TABLE_OPENED, None, table_id=table_id)])
 
     async def join(self, table_id: int, player_id: int, name: str, seat: int | None = None) -> TableUpdate:
         """Seat a player (in ``seat``, or the first free one)."""
@@ -212,7 +212,7 @@ class TableService(Referee):
                 await records.set_seat(conn, table_id, seat, player_id, None)
             table.row.seats[seat] = SeatRow(seat, player_id, None)
             table.names[seat] = name
-            return self._publish(table, "join", [public("joined", seat, name=name)])
+            return self._publish(table, "join", [public(EventKind.JOINED, seat, name=name)])
 
     async def add_computer(self, table_id: int, level: str = "normal", seat: int | None = None) -> TableUpdate:
         """Seat a computer player of ``level``."""
@@ -227,7 +227,7 @@ class TableService(Referee):
                 await records.set_seat(conn, table_id, seat, None, level)
             table.row.seats[seat] = SeatRow(seat, None, level)
             table.names[seat] = f"Computer ({level})"
-            return self._publish(table, "computer", [public("computer_added", seat, level=level)])
+            return self._publish(table, "computer", [public(EventKind.COMPUTER_ADDED, seat, level=level)])
 
     async def leave(self, table_id: int, player_id: int) -> TableUpdate:
         """Give up a seat. Mid-game a computer finishes the hand and the seat stays the player's for the ledger."""
@@ -240,7 +240,7 @@ class TableService(Referee):
                 await records.set_seat(conn, table_id, seat, None, None)
             table.row.seats[seat] = SeatRow(seat, None, None)
             name = table.names.pop(seat, None)
-            return self._publish(table, "leave", [public("left", seat, name=name)])
+            return self._publish(table, "leave", [public(EventKind.LEFT, seat, name=name)])
 
     async def remove_computer(self, table_id: int, seat: int) -> TableUpdate:
         """Free a computer's seat between games."""
@@ -254,7 +254,7 @@ class TableService(Referee):
                 await records.set_seat(conn, table_id, seat, None, None)
             table.row.seats[seat] = SeatRow(seat, None, None)
             table.names.pop(seat, None)
-            return self._publish(table, "leave", [public("left", seat, name=None)])
+            return self._publish(table, "leave", [public(EventKind.LEFT, seat, name=None)])
 
     async def come_back(self, table_id: int, player_id: int) -> TableUpdate:
         """A player whose seat a computer took over plays it again."""
@@ -278,7 +278,7 @@ class TableService(Referee):
             table.row.status = "closed"
             table.deadline = table.auto_at = None
             del self.tables[table_id]
-            return self._publish(table, "close", [public("table_closed", None)])
+            return self._publish(table, "close", [public(EventKind.TABLE_CLOSED, None)])
 
     async def relocate(self, table_id: int, channel_id: int) -> None:
         """Move a table to another channel of its guild (the thread opened for it)."""
