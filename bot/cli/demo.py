@@ -74,7 +74,11 @@ class Narrator:
         d = event.data
         line = self.game.card.line(d["line"])
         groups = "  ".join(_tiles(g) for g in d["tiles"])
-        return (f"\n{describe(event, self.wind)}\n   Line {line.id} ({line.section}): {line.printed()}\n"
+        # A draw is told together with the discard that follows it; a winning draw has no discard, so it is
+        # told here (a self-pick may also come from a joker exchange after a call, with no draw to tell).
+        drew = self.drawn.pop(event.seat, None) if event.seat is not None else None
+        draw = f"{describe(drew, self.wind)}\n" if drew is not None else ""
+        return (f"{draw}\n{describe(event, self.wind)}\n   Line {line.id} ({line.section}): {line.printed()}\n"
                 f"   Hand: {groups}")
 
 
