@@ -53,9 +53,9 @@ class Controls:
         """Show the mover the result: their own message brought up to date, or a private line for a move made
         from the table message or by command."""
         if self._own_message(interaction):
-            if interaction.guild_id is None:
-                await self.bot.presenter.refresh_seat(mine)  # the DM is the presenter's to keep
-            else:
+            await self.bot.presenter.refresh_seat(mine)  # the DM is the presenter's to keep
+            message = interaction.message
+            if message is not None and message.flags.ephemeral:  # a private answer (My rack, a joker offer)
                 payload = await look.seat_payload(mine, look.private_notes(mine))
                 await interaction.edit_original_response(content=payload.content, attachments=payload.files,
                                                          view=payload.view)
