@@ -19,6 +19,7 @@ from bot.settings import Settings
 
 from .components import DYNAMIC_ITEMS
 from .controls import Controls
+from .drawing import Drawing
 from .presenter import Presenter
 from .replies import report_error
 
@@ -52,6 +53,7 @@ class CharlestonBot(commands.Bot):
         self._service: TableService | None = None
         self._stop_clock = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
+        self.drawing = Drawing(settings.render_workers)
         self.presenter = Presenter(self, settings.refresh_seconds)
         self.controls = Controls(self)
 
@@ -96,6 +98,7 @@ class CharlestonBot(commands.Bot):
             self.presenter.stop()
             service, self._service = self._service, None
             await service.close()
+        self.drawing.close()
         await super().close()
 
 

@@ -134,7 +134,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
         """The table image and whose turn it is, privately."""
         table = table_for(self.bot, interaction)
         update = self.bot.service.snapshot(table)
-        payload = await look.table_payload(update, [])
+        payload = await look.table_payload(update, [], self.bot.drawing)
         await reply(interaction, payload.content, files=payload.files)
 
 
