@@ -39,7 +39,7 @@ def call_actions(state: GameState, seat: int, window: CallWindow, *, late: bool)
     if is_number(tile) and chow_seat(state, window.discarder) == seat:
         for low in (tile - 2, tile - 1, tile):
             run = [t for t in (low, low + 1, low + 2) if t != tile]
-            if all(0 <= t and is_number(t) and suit_of(t) == suit_of(tile) and held[t] for t in run):
+            if all(t >= 0 and is_number(t) and suit_of(t) == suit_of(tile) and held[t] for t in run):
                 actions.append(Call(seat, tuple(run), False))
     if held[tile] >= 2:
         actions.append(Call(seat, (tile, tile), False))

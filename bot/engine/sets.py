@@ -296,15 +296,15 @@ def structure(concealed: Sequence[int], exposed_sets: int = 0) -> Structure:
                 continue
             for t, n in need.items():
                 counts[t] -= n
-            done = walk(tile, sets + [tiles] if kind == "set" else sets,
-                        partial + [tiles] if kind == "partial" else partial,
+            done = walk(tile, [*sets, tiles] if kind == "set" else sets,
+                        [*partial, tiles] if kind == "partial" else partial,
                         tiles if kind == "pair" else pair, loose)
             for t, n in need.items():
                 counts[t] += n
             if done:
                 return True
         counts[tile] -= 1
-        done = walk(tile, sets, partial, pair, loose + [tile])
+        done = walk(tile, sets, partial, pair, [*loose, tile])
         counts[tile] += 1
         return done
 
