@@ -80,7 +80,7 @@ def _check_counts(game: Game) -> None:
         seat = state.seats[s]
         kongs = sum(len(e.tiles) == 4 for e in seat.exposures)
         holding = seat.tile_count - kongs
-        if seat.dead and not state.phase == Phase.FINISHED:
+        if seat.dead and state.phase != Phase.FINISHED:
             assert holding in (13, 14)  # a hand found dead on its own turn may keep its 14th until it draws
             continue
         if state.phase == Phase.FINISHED:
@@ -173,7 +173,7 @@ def _candidates(game: Game, seat: int) -> list[Action]:
     if window is not None:
         tile = window.tile
         for a, b in ((tile - 2, tile - 1), (tile - 1, tile + 1), (tile + 1, tile + 2)):
-            if 0 <= a and b <= Tile.WD:
+            if a >= 0 and b <= Tile.WD:
                 found.append(Call(seat, (a, b), False))
         found += [Call(seat, (tile,) * n, False) for n in (1, 2, 3)]
     return found
