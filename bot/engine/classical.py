@@ -23,7 +23,7 @@ from .state import Exposure, GameState, Phase, Result, Seat, Turn, TurnStage
 from .tiles import CLASSICAL, is_number, name, suit_of
 from .turns import discard, next_turn
 
-CARD = Card(id=CLASSICAL_CARD, name="classical game (four sets and a pair)", year=None, ruleset="classical",
+CARD = Card(id=CLASSICAL_CARD, name="Classical game (four sets and a pair)", year=None, ruleset="classical",
             tile_set=CLASSICAL, lines=())
 LINE = "classical"  # the "line" a classical win is recorded under (results, the ledger's reasons)
 SECTION = "four sets and a pair"
