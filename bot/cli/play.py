@@ -27,7 +27,7 @@ def register(commands: Any) -> None:
                    help=f"a level per seat: {', '.join(LEVELS)}")
     p.add_argument("--card", default=None, metavar="ID", help="card id (default: practice, or nmjl-1946 with "
                    "--rules nmjl-1946)")
-    p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl or nmjl-1946")
+    p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--log", default=None, metavar="DIR", help="write every game to DIR as a replay file")
     p.add_argument("--db", default=None, metavar="PATH", help="play through the table service and record every game")
     p.add_argument("--json", action="store_true")
@@ -36,6 +36,7 @@ def register(commands: Any) -> None:
     p = commands.add_parser("demo", help="watch one game between four computer players")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--level", default="normal", choices=[lv for lv in LEVELS if lv != "random"])
+    p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS", help="pause between lines")
     p.add_argument("--db", default=None, metavar="PATH",
                    help="record the game in this database (default: $CHARLESTON_DB or ./charleston.db)")
@@ -116,7 +117,11 @@ def run_demo_command(args: argparse.Namespace) -> int:
         if args.delay > 0:
             time.sleep(args.delay)
 
-    game = run_demo(args.seed, args.level, say, None if args.no_db else (args.db or default_db_path()))
+    try:
+        table_rules(args.rules)
+    except RulesError as exc:
+        raise UsageProblem(str(exc)) from None
+    game = run_demo(args.seed, args.level, say, None if args.no_db else (args.db or default_db_path()), args.rules)
     if not args.no_images:
         paths = write_images(game, Path(args.images))
         say(f"Images: {', '.join(str(p) for p in paths)}")
