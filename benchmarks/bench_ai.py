@@ -21,7 +21,6 @@ import argparse
 import platform
 import statistics
 import time
-
 from functools import partial
 
 from bot.cli.simulate import SimulationResult
