@@ -416,3 +416,17 @@ def test_CL_a_classical_game_replays_exactly() -> None:
     again = replay(data, load_card("classical"))
     assert again.game.state.to_json() == table.state.to_json()
     assert any(a["type"] == "call" and a["tiles"] == ["5D", "5D", "5D"] for a in data["actions"])
+
+
+def test_CL4_the_documented_classical_replay_plays_back() -> None:
+    """The classical example of docs/replay-format.md: the pung beats the chow, West plays on."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "replay-format.md").read_text(encoding="utf-8")
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", doc, flags=re.S) if '"classical"' in b]
+    assert len(blocks) == 1
+    played = replay(blocks[0], load_card("classical"))
+    state = played.game.state
+    assert state.seats[2].exposures[0].tiles == T("5D 5D 5D") and state.seats[1].exposures == []
+    assert state.turn == 3 and state.turn_state.needs_draw
