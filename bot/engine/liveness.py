@@ -55,27 +55,47 @@ def recheck(ref: Referee, seats: Iterable[int] | None = None) -> list[Event]:
     state = ref.state
     if state.rules.classical or state.phase == Phase.FINISHED:
         return []  # a classical hand can always still be made; it dies only of a false Mah Jongg (CL6)
+    wild = ref.card.wild
+    # Tiles in sight for everyone: every discard and every natural in an exposure; each seat's own view differs
+    # only by the discard it may still call and by the wild tiles locked in its own exposures.
+    base = [0] * NUM_KINDS
+    for _, tile in state.discards:
+        base[tile] += 1
+    for chair in state.seats:
+        for exposure in chair.exposures:
+            for tile in exposure.tiles:
+                if tile != wild:
+                    base[tile] += 1
+    live = claimable(state)
     events: list[Event] = []
     for seat in list(state.live_seats) if seats is None else list(seats):
-        if not state.seats[seat].dead and not alive(ref, seat):
+        if state.seats[seat].dead:
+            continue
+        seen = list(base)
+        if live is not None and live[0] != seat:
+            seen[live[1]] -= 1
+        if wild is not None:
+            seen[wild] += sum(e.tiles.count(wild) for e in state.seats[seat].exposures)
+        if not alive(ref, seat, seen):
             events += kill(ref, seat, DEAD_REASON)
     return events
 
 
-def alive(ref: Referee, seat: int) -> bool:
-    """Whether ``seat``'s hand can still be made, by its witness or else by a search of the whole card."""
+def alive(ref: Referee, seat: int, seen: list[int]) -> bool:
+    """Whether ``seat``'s hand can still be made, ``seen`` being the tiles out of its reach together with its own
+    exposures' tiles: by its witness, or else by a search of the whole card."""
     state = ref.state
-    exposures = [e.tiles for e in state.seats[seat].exposures]
-    key = tuple((e.tile, len(e.tiles)) for e in state.seats[seat].exposures)
-    visible = out_of_reach(state, seat, ref.card.wild)
+    chair = state.seats[seat]
+    key = tuple((e.tile, len(e.tiles)) for e in chair.exposures)
     cached = ref.witnesses.get(seat)
-    if cached is not None and cached[0] == key and _still_possible(ref, cached[1], exposures, visible):
+    if cached is not None and cached[0] == key and _still_possible(ref, cached[1], cached[2], key, seen):
         return True
-    witness = _find_witness(ref, exposures, visible)
+    exposures = [e.tiles for e in chair.exposures]
+    witness = _find_witness(ref, exposures, out_of_reach(state, seat, ref.card.wild))
     if witness is None:
         ref.witnesses.pop(seat, None)
         return False
-    ref.witnesses[seat] = (key, witness)
+    ref.witnesses[seat] = (key, witness, tuple({tile for tile, _ in witness.groups}))
     return True
 
 
@@ -92,26 +112,22 @@ def _find_witness(ref: Referee, exposures: Sequence[Sequence[int]], visible: Seq
     return ref.card.index.variants[int(found[0])] if found.size else None
 
 
-def _still_possible(ref: Referee, variant: Variant, exposures: Sequence[Sequence[int]],
-                    visible: Sequence[int]) -> bool:
+def _still_possible(ref: Referee, variant: Variant, kinds: tuple[int, ...], groups: tuple[tuple[int, int], ...],
+                    seen: list[int]) -> bool:
     """The test of :func:`bot.engine.analysis.possible_variants` for one variant already known to hold the
-    exposures: singles and pairs within the naturals still reachable, the rest within those and the jokers."""
+    exposed ``groups``: singles and pairs within the naturals still reachable, the rest within those and the
+    wild tiles still reachable."""
     wild = ref.card.wild
     counts = ref.card.tile_set.counts
-    seen = [0] * NUM_KINDS
-    for tile in visible:
-        seen[tile] += 1
-    exposed = [0] * NUM_KINDS
-    for group in exposures:
-        for tile in group:
-            seen[tile] += 1
-        exposed[next(t for t in group if t != wild)] += len(group)
     wilds = max(0, counts[wild] - seen[wild]) if wild is not None else 0
-    for kind in {tile for tile, _ in variant.groups}:
+    small, need = variant.small, variant.need
+    for kind in kinds:
         reachable = max(0, counts[kind] - seen[kind])
-        if variant.small[kind] > reachable:
+        if small[kind] > reachable:
             return False
-        wilds -= max(0, variant.need[kind] - reachable - exposed[kind])
-        if wilds < 0:
-            return False
+        short = need[kind] - reachable - sum(size for tile, size in groups if tile == kind)
+        if short > 0:
+            wilds -= short
+            if wilds < 0:
+                return False
     return True

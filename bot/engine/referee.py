@@ -28,8 +28,9 @@ class Referee:
         self.state = state
         self.card = card
         self.tile_set = tile_set_for(state.rules)
-        # seat -> (its exposures as (tile, size), a variant it can still make): see :mod:`bot.engine.liveness`.
-        self.witnesses: dict[int, tuple[tuple[tuple[int, int], ...], Variant]] = {}
+        # seat -> (its exposures as (tile, size), a variant it can still make, that variant's tile kinds): see
+        # :mod:`bot.engine.liveness`.
+        self.witnesses: dict[int, tuple[tuple[tuple[int, int], ...], Variant, tuple[int, ...]]] = {}
 
     def require_phase(self, *phases: Phase) -> None:
         """Refuse the action unless the game is in one of ``phases``."""
