@@ -36,6 +36,7 @@ class Settings:
     log_level: str
     api_base: str
     gateway_url: str
+    refresh_seconds: float = 1.0  # at most one update of a message per this many seconds
 
     @property
     def application_id(self) -> int:
@@ -93,8 +94,15 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
     _check_url("DISCORD_API_BASE", api, ("http", "https"))
     gateway = get("DISCORD_GATEWAY_URL") or DISCORD_GATEWAY
     _check_url("DISCORD_GATEWAY_URL", gateway, ("ws", "wss"))
+    refresh = get("CHARLESTON_REFRESH_SECONDS") or "1"
+    try:
+        refresh_seconds = float(refresh)
+    except ValueError:
+        refresh_seconds = -1.0
+    if not 0.05 <= refresh_seconds <= 10:
+        raise SettingsError(f"CHARLESTON_REFRESH_SECONDS must be a number from 0.05 to 10, not {refresh!r}.")
     return Settings(token, get("CHARLESTON_DB") or "charleston.db", int(guild) if guild else None, level,
-                    api.rstrip("/"), gateway)
+                    api.rstrip("/"), gateway, refresh_seconds)
 
 
 def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> None:

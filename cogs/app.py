@@ -39,8 +39,7 @@ class CharlestonBot(commands.Bot):
     """The bot process: opens the database, restores the tables, loads the cogs and runs the tables' clock."""
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, computer_delay: float = 1.5,
-                 extensions: tuple[str, ...] = EXTENSIONS, refresh_interval: float = 1.0,
-                 seeds: Iterator[int] | None = None) -> None:
+                 extensions: tuple[str, ...] = EXTENSIONS, seeds: Iterator[int] | None = None) -> None:
         point_discord_at(settings.api_base, settings.gateway_url)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          tree_cls=CharlestonTree, help_command=None,
@@ -53,7 +52,7 @@ class CharlestonBot(commands.Bot):
         self._service: TableService | None = None
         self._stop_clock = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
-        self.presenter = Presenter(self, refresh_interval)
+        self.presenter = Presenter(self, settings.refresh_seconds)
         self.controls = Controls(self)
 
     @property

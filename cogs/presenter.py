@@ -250,6 +250,8 @@ class Presenter:
         table_id, seat = key
         dms = self._display(table_id, update.table.view.display).get("dms", {})
         where = dms.get(str(seat))
+        if shown.notified is None and where is not None and len(where) > 2:
+            shown.notified = where[2]  # after a restart: the decision the standing DM was sent for
         fresh = shown.force_new or (look.actionable(update) and update.table.phase != Phase.CALL_WINDOW.value
                                     and update.table.token != shown.notified)
         shown.force_new = False
@@ -271,7 +273,7 @@ class Presenter:
             shown.notified = update.table.token
         shown.shown = print_
         shown.notes.clear()
-        await self.service.set_display(table_id, dms={**dms, str(seat): [sent.channel.id, sent.id]})
+        await self.service.set_display(table_id, dms={**dms, str(seat): [sent.channel.id, sent.id, shown.notified]})
         if where is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).delete()

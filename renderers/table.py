@@ -54,7 +54,7 @@ PER_ROW = (WIDTH - 2 * MARGIN + TILE_GAP) // (TILE_W + TILE_GAP + 2)
 
 
 def render_table(view: PublicView, names: Sequence[str | None] | None = None, *, wild: int | None = Tile.J) -> Rendered:
-    """The table for everyone: ``names[seat]`` are the players' display names (default "Seat N")."""
+    """The table for everyone: ``names[seat]`` are the players' display names (default "Seat N", N = 0-3)."""
     labels = [_seat_name(names, s.seat) for s in view.seats]
     order = [view.seats[(view.east + k) % len(view.seats)] for k in range(len(view.seats))]
     panel_heights = [_panel_height(seat) for seat in order]
@@ -76,7 +76,8 @@ def render_table(view: PublicView, names: Sequence[str | None] | None = None, *,
 
 def _seat_name(names: Sequence[str | None] | None, seat: int) -> str:
     given = names[seat] if names is not None and seat < len(names) else None
-    return fonts.printable(given, f"Seat {seat + 1}") if given else f"Seat {seat + 1}"
+    # Seats are numbered 0-3 everywhere (replays, the engine's messages, the command line).
+    return fonts.printable(given, f"Seat {seat}") if given else f"Seat {seat}"
 
 
 def _status(view: PublicView, labels: Sequence[str]) -> str:

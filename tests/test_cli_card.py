@@ -52,10 +52,11 @@ def test_list_marks_a_broken_card(capsys, tmp_path, monkeypatch) -> None:  # typ
         PRACTICE_FILE.read_text(encoding="utf-8").replace('id = "practice"', 'id = "clitest-good"', 1))
     (tmp_path / "clitest-broken.toml").write_text('[card]\nid = "clitest-broken"\nname = "B"\n')
     monkeypatch.setenv("CHARLESTON_CARDS_DIR", str(tmp_path))
-    code, out, _ = run(capsys, "card", "list")
+    code, out, err = run(capsys, "card", "list")
     assert code == 0
     assert any(line.startswith("clitest-good") and "51 lines" in line for line in out.splitlines())
-    assert any(line.startswith("clitest-broken") and "BROKEN" in line for line in out.splitlines())
+    assert "clitest-broken" not in out
+    assert err.count("\n") == 1 and "skipped" in err and "clitest-broken.toml" in err and "card validate" in err
 
 
 def test_list_with_no_cards(capsys, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

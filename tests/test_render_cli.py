@@ -36,7 +36,7 @@ def test_render_rack_writes_png_and_prints_alt(tmp_path: Path, capsys: pytest.Ca
     (["--tiles", "1B 2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 5C", "--drawn", "6C"], "at most 14 tiles"),
     (["--tiles", "1B", "--exposed", "2B 2B"], "at least 3 tiles"),
     (["--tiles", "1B", "--drawn", "XX"], '"XX" is not a tile'),
-    (["--tiles", "1B", "--repeat", "0"], "--repeat must be at least 1"),
+    (["--tiles", "1B", "--repeat", "0"], "argument --repeat: give a whole number from 1"),
 ])
 def test_render_rack_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                                message: str) -> None:
@@ -56,15 +56,15 @@ def test_render_table_from_a_replay(tmp_path: Path, capsys: pytest.CaptureFixtur
     code, stdout, _ = run(["render", "table", "--replay", EXAMPLE, "--step", "5", "--names", "Ann, Bea", "-o",
                            str(out)], capsys)
     assert code == 0 and out.exists()
-    assert "South (Bea) to discard" in stdout and "West (Seat 3)" in stdout
+    assert "South (Bea) to discard" in stdout and "West (Seat 2)" in stdout
     code, stdout, _ = run(["render", "table", "--replay", EXAMPLE, "-o", str(out)], capsys)
-    assert code == 0 and "Mah Jongg! East (Seat 1)" in stdout
+    assert code == 0 and "Mah Jongg! East (Seat 0)" in stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--replay", "/nonexistent.json"], "cannot read /nonexistent.json"),
     (["--replay", EXAMPLE, "--step", "99"], "the replay has only 9 actions"),
-    (["--replay", EXAMPLE, "--step", "-1"], "--step must be 0 or more"),
+    (["--replay", EXAMPLE, "--step", "-1"], "argument --step: give a whole number from 0"),
     (["--replay", EXAMPLE, "--names", "a,b,c,d,e"], "at most 4 names"),
 ])
 def test_render_table_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],

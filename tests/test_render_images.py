@@ -126,7 +126,7 @@ def test_table_from_a_replay_at_every_step() -> None:
         image = render_table(view)
         assert image.width == 824 and len(image.alt) <= ALT_LIMIT
     assert view.phase == Phase.FINISHED
-    assert "Mah Jongg! East (Seat 1), on a discard." in image.alt
+    assert "Mah Jongg! East (Seat 0), on a discard." in image.alt
     assert "Winning hand: line 2026-1, 30 points" in image.alt
 
 
@@ -134,7 +134,7 @@ def test_table_with_no_discards_and_odd_names() -> None:
     view = samples.table(discards=(), phase=Phase.PLAY)
     image = render_table(view, ["🀄", None, "Zoë", "x" * 300])
     assert "No discards yet." in image.alt
-    assert "East (Seat 1)" in image.alt and "West (Zoë)" in image.alt
+    assert "East (Seat 0)" in image.alt and "West (Zoë)" in image.alt
 
 
 def test_card_sheet_sizes_and_alt(practice: Card) -> None:

@@ -150,14 +150,17 @@ def test_malformed_actions_are_replay_errors_with_the_index(action: Any, fragmen
 
 @pytest.mark.parametrize(("change", "fragment"), [
     ({"format": "something"}, "Not a replay"),
-    ({"version": 2}, "Unsupported replay version 2"),
+    ({"version": 2}, "format version 2, written by a newer Charleston"),
+    ({"version": 0}, "format version 0 does not exist"),
+    ({"version": "1"}, '"version" must be the whole number 1'),
     ({"card": None}, "names its card"),
     ({"rules": {"hot_wall": 99}}, "Bad rules"),
     ({"seed": "x"}, '"seed" must be a whole number'),
     ({"deal": {"hands": "nope"}}, '"deal" must be'),
     ({"deal": {"hands": ["5X"] * 4}}, "Bad deal"),
     ({"actions": "draw"}, '"actions" must be a list'),
-    ({"east": 7}, "Cannot start the game"),
+    ({"east": 7}, '"east" must be'),
+    ({"deal": {"hands": [[]] * 3}}, "Cannot start the game"),
 ])
 def test_a_bad_header_is_a_replay_error_without_an_index(change: dict, fragment: str) -> None:
     data = {**_through_json(export_replay(_won_game())), **change}

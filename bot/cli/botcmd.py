@@ -75,11 +75,12 @@ def run_bot_command(args: argparse.Namespace) -> int:
 async def _check(settings: Settings, *, report: bool) -> int:
     """Open (and migrate) the database; with ``report``, say what the bot would start with."""
     from bot.service.tables import TableService
+    from bot.store.db import DatabaseProblem
 
     try:
         service = await TableService.open(settings.db_path)
-    except Exception as exc:
-        raise UsageProblem(f"can't use the database {settings.db_path}: {exc}") from None
+    except DatabaseProblem as exc:
+        raise UsageProblem(str(exc)) from None
     tables = len(service.tables)
     await service.close()
     if not report:

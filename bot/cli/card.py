@@ -6,13 +6,13 @@ import argparse
 import sys
 from typing import Any
 
-from bot.cli.common import UsageProblem, card_or_explain, print_json
+from bot.cli.common import UsageProblem, card_or_explain, count, file_path, print_json
 from bot.engine.analysis import LineAnalysis, analyze
 from bot.engine.cardfile import validate_card_text
 from bot.engine.errors import CardError, TileError
 from bot.engine.matching import CheckResult, check
 from bot.engine.notation import format_tiles, parse_groups, parse_tiles
-from bot.service.cards import card_files, load_card_file
+from bot.service.cards import card_files, cards_dir, load_card_file, read_card_file
 
 
 def register(commands: Any) -> None:
@@ -27,7 +27,7 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_show)
 
     p = sub.add_parser("validate", help="check a card file and list every problem")
-    p.add_argument("file")
+    p.add_argument("file", type=file_path)
     p.set_defaults(run=run_validate)
 
     for name, helptext, runner in (("check", "is this rack a Mah Jongg, and on which line?", run_check),
@@ -40,13 +40,11 @@ def register(commands: Any) -> None:
         if name == "analyze":
             p.add_argument("--visible", default="", metavar="TILES",
                            help="tiles out of reach: discards and other players' exposed naturals")
-            p.add_argument("--top", type=int, default=0, metavar="N", help="show only the best N lines")
-            p.add_argument("--repeat", type=int, default=1, metavar="N",
+            p.add_argument("--top", type=count(0, 10_000), default=0, metavar="N", help="show only the best N lines")
+            p.add_argument("--repeat", type=count(1, 100_000), default=1, metavar="N",
                            help="run the analysis N times (for timing from outside) and print once")
         p.add_argument("tiles", nargs="+", metavar="TILES", help='concealed tiles, e.g. "1B 1B 2C RD J"')
         p.set_defaults(run=runner)
-
-
 
 
 def _rack(args: argparse.Namespace) -> tuple[list[int], list[list[int]]]:
@@ -57,16 +55,22 @@ def _rack(args: argparse.Namespace) -> tuple[list[int], list[list[int]]]:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    folder = cards_dir()
+    if not folder.is_dir():
+        raise UsageProblem(f"the cards folder {folder} does not exist (check CHARLESTON_CARDS_DIR)")
     files = card_files()
     if not files:
-        print("No cards installed.")
+        print(f"No cards installed in {folder}.")
         return 0
     for card_id, path in files.items():
         try:
             card = load_card_file(path)
-            print(f"{card_id:<14} {card.name} ({len(card.lines)} lines)")
         except CardError as exc:
-            print(f"{card_id:<14} BROKEN: {len(exc.problems)} problem(s); run 'charleston card validate {path}'")
+            # Reported and skipped: one bad file never hides the others.
+            print(f"charleston: skipped {path}: {exc.problems[0]} ({len(exc.problems)} problem(s); run "
+                  f"'charleston card validate {path}')", file=sys.stderr)
+            continue
+        print(f"{card_id:<14} {card.name} ({len(card.lines)} lines)")
     return 0
 
 
@@ -81,11 +85,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    try:
-        with open(args.file, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise UsageProblem(f"cannot read {args.file}: {exc.strerror}") from None
+    text = read_card_file(args.file)
     problems = validate_card_text(text, source=args.file)
     if problems:
         for problem in problems:
@@ -131,8 +131,6 @@ def _analysis_json(item: LineAnalysis) -> dict[str, Any]:
 def run_analyze(args: argparse.Namespace) -> int:
     card = card_or_explain(args.card)
     concealed, exposures = _rack(args)
-    if args.repeat < 1 or args.top < 0:
-        raise UsageProblem("--repeat must be at least 1 and --top at least 0")
     try:
         visible = parse_tiles(args.visible) if args.visible.strip() else []
         for _ in range(args.repeat):

@@ -1,13 +1,26 @@
-"""Helpers shared by the command modules."""
+"""Helpers shared by the command modules: the one error type a command raises for bad input, opening the
+database, and checking option values."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import json
-from typing import Any
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
 
 from bot.engine.card import Card
 from bot.engine.errors import CardError
 from bot.service.cards import UnknownCard, load_card
+from bot.store.db import Database, explain
+
+T = TypeVar("T")
+
+MAX_SEED = 2**32 - 1
+MAX_ID = 2**63 - 1  # Discord ids (snowflakes) are positive 64-bit integers; SQLite stores them signed
 
 
 class UsageProblem(Exception):
@@ -15,6 +28,7 @@ class UsageProblem(Exception):
 
 
 def print_json(data: Any) -> None:
+    """``data`` as one line of JSON on standard output."""
     print(json.dumps(data, ensure_ascii=False))
 
 
@@ -27,3 +41,98 @@ def card_or_explain(card_id: str) -> Card:
     except CardError as exc:
         raise UsageProblem(f"card '{card_id}' is broken; run 'charleston card validate' on it. "
                            f"First problem: {exc.problems[0]}") from None
+
+
+@contextmanager
+def database_errors(path: str | Path) -> Iterator[None]:
+    """Turns an SQLite error about the file at ``path`` that the user can act on (damaged, locked, full...) into
+    a :class:`DatabaseProblem`; any other error is a bug and goes on."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        problem = explain(path, exc)
+        if problem is None:
+            raise
+        raise problem from None
+
+
+def with_database(path: str, work: Callable[[Database], Awaitable[T]], *, readonly: bool,
+                  create: bool = False, any_schema: bool = False) -> T:
+    """Open the database (see :meth:`Database.open`), run ``work`` on it and close it whatever happens."""
+
+    async def run() -> T:
+        db = await Database.open(path, readonly=readonly, create=create, any_schema=any_schema)
+        try:
+            return await work(db)
+        finally:
+            await db.close()
+
+    with database_errors(path):
+        return asyncio.run(run())
+
+
+def _bounded_int(low: int, high: int, what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) <= 25 else None
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what}, not {text[:30]!r}")
+        return value
+
+    return parse
+
+
+seed = _bounded_int(0, MAX_SEED, f"a seed is a whole number from 0 to {MAX_SEED}")
+guild_id = _bounded_int(0, MAX_ID, "a guild (Discord server) id is a whole number of up to 19 digits")
+
+
+def file_path(text: str) -> str:
+    """An argparse type: a file or folder path (not empty, no NUL character, of a length a system accepts)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a file path, not an empty one")
+    if "\0" in text or len(text) > 4096:
+        raise argparse.ArgumentTypeError(f"{text[:30]!r}... is not a usable path")
+    return text
+
+
+def count(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+    return _bounded_int(low, high, f"give a whole number from {low:,} to {high:,}")
+
+
+def seconds(high: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds from 0 to ``high``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= 25 else -1.0
+        except ValueError:
+            value = -1.0
+        if not 0 <= value <= high:  # also false for nan
+            raise argparse.ArgumentTypeError(f"give a number of seconds from 0 to {high:g}, not {text[:30]!r}")
+        return value
+
+    return parse
+
+
+def output_folder(text: str, option: str) -> Path:
+    """A folder to write into, created if missing; a :class:`UsageProblem` if it is a file or cannot be made."""
+    folder = Path(text)
+    if folder.exists() and not folder.is_dir():
+        raise UsageProblem(f"{option} {text}: that is a file; give a folder to write into")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageProblem(f"{option} {text}: cannot create the folder: {exc.strerror or exc}") from None
+    return folder
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name one existing file (so an output would overwrite an input)."""
+    try:
+        return Path(a).exists() and Path(b).exists() and Path(a).samefile(b)
+    except OSError:
+        return False
+

@@ -73,10 +73,14 @@ class Narrator:
         """The Mah Jongg, the card line it matched and the hand, group by group."""
         d = event.data
         groups = "  ".join(_tiles(g) for g in d["tiles"])
+        # A draw is told together with the discard that follows it; a winning draw has no discard, so it is
+        # told here (a self-pick may also come from a joker exchange after a call, with no draw to tell).
+        drew = self.drawn.pop(event.seat, None) if event.seat is not None else None
+        draw = f"{describe(drew, self.wind)}\n" if drew is not None else ""
         if not self.game.card.lines:  # the classical game: no card line to show
-            return f"\n{describe(event, self.wind)}\n   Hand: {groups}"
+            return f"{draw}\n{describe(event, self.wind)}\n   Hand: {groups}"
         line = self.game.card.line(d["line"])
-        return (f"\n{describe(event, self.wind)}\n   Line {line.id} ({line.section}): {line.printed()}\n"
+        return (f"{draw}\n{describe(event, self.wind)}\n   Line {line.id} ({line.section}): {line.printed()}\n"
                 f"   Hand: {groups}")
 
 

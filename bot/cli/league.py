@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import json
 import sys
-from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
-from bot.cli.common import UsageProblem, print_json
+from bot.cli.common import UsageProblem, file_path, guild_id, print_json, same_file, with_database
 from bot.service.tables import TableService
 from bot.store import ledger
 from bot.store.db import Database
+from bot.store.migrations import MIGRATIONS
 from bot.store.standings import parse_week, standings, to_csv, weekly_standings
 
 
@@ -22,12 +20,13 @@ def register(commands: Any) -> None:
     p = commands.add_parser("ledger", help="check the chip ledger")
     sub = p.add_subparsers(dest="ledger_command", required=True, metavar="ACTION")
     v = sub.add_parser("verify", help="every game's entries sum to zero and no game is settled twice")
-    v.add_argument("--db", required=True, metavar="PATH")
+    v.add_argument("--db", type=file_path, required=True, metavar="PATH")
     v.set_defaults(run=run_verify)
 
     p = commands.add_parser("standings", help="a league's weekly (or all-time) standings")
-    p.add_argument("--db", required=True, metavar="PATH")
-    p.add_argument("--guild", type=int, default=None, metavar="ID", help="default: every guild in the database")
+    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    p.add_argument("--guild", type=guild_id, default=None, metavar="ID",
+                   help="default: every guild in the database")
     p.add_argument("--week", default=None, metavar="YYYY-Www", help="default: the current week")
     p.add_argument("--all-time", action="store_true", help="season totals instead of one week")
     p.add_argument("--json", action="store_true")
@@ -35,33 +34,23 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_standings)
 
     p = commands.add_parser("backup", help="copy the database safely, even while the bot is running")
-    p.add_argument("--db", required=True, metavar="PATH")
-    p.add_argument("--to", required=True, metavar="FILE")
+    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    p.add_argument("--to", type=file_path, required=True, metavar="FILE")
     p.set_defaults(run=run_backup)
+
+    p = commands.add_parser("migrate", help="bring the database's schema up to date (the bot does this on start-up)")
+    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    p.set_defaults(run=run_migrate)
 
     p = commands.add_parser("tables", help="tables kept in the database")
     sub = p.add_subparsers(dest="tables_command", required=True, metavar="ACTION")
     t = sub.add_parser("list", help="every table that is not closed")
-    t.add_argument("--db", required=True, metavar="PATH")
+    t.add_argument("--db", type=file_path, required=True, metavar="PATH")
     t.add_argument("--json", action="store_true")
     t.set_defaults(run=run_tables_list)
     t = sub.add_parser("resume", help="finish every unfinished table whose seats are all computer players")
-    t.add_argument("--db", required=True, metavar="PATH")
+    t.add_argument("--db", type=file_path, required=True, metavar="PATH")
     t.set_defaults(run=run_tables_resume)
-
-
-def _with_db(path: str, work: Callable[[Database], Awaitable[int]]) -> int:
-    if path != ":memory:" and not Path(path).exists():
-        raise UsageProblem(f"no database at {path}")
-
-    async def main() -> int:
-        db = await Database.open(path)
-        try:
-            return await work(db)
-        finally:
-            await db.close()
-
-    return asyncio.run(main())
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -74,7 +63,7 @@ def run_verify(args: argparse.Namespace) -> int:
             print(problem)
         return 1
 
-    return _with_db(args.db, work)
+    return with_database(args.db, work, readonly=True)
 
 
 def run_standings(args: argparse.Namespace) -> int:
@@ -111,7 +100,7 @@ def run_standings(args: argparse.Namespace) -> int:
                           f"({r['mahjong_rate']:.0%}), {r['self_picks']} self-picked, {r['jokerless_wins']} jokerless")
         return 0
 
-    return _with_db(args.db, work)
+    return with_database(args.db, work, readonly=True)
 
 
 def _row(row: Any) -> dict[str, Any]:
@@ -140,7 +129,7 @@ def run_tables_list(args: argparse.Namespace) -> int:
                       f"{r['games']} game(s), phase {r['phase'] or '-'}, seats {r['seats']}")
         return 0
 
-    return _with_db(args.db, work)
+    return with_database(args.db, work, readonly=True)
 
 
 def run_tables_resume(args: argparse.Namespace) -> int:
@@ -151,21 +140,24 @@ def run_tables_resume(args: argparse.Namespace) -> int:
         print(f"finished {len(finished)} table(s)" + (f": {', '.join(map(str, finished))}" if finished else ""))
         return 0
 
-    return _with_db(args.db, work)
+    return with_database(args.db, work, readonly=False)
 
 
 def run_backup(args: argparse.Namespace) -> int:
-    target = Path(args.to)
-    if target.exists():
-        raise UsageProblem(f"{target} already exists; choose a new file name")
+    if same_file(args.db, args.to):
+        raise UsageProblem(f"{args.to} is the database itself; choose a new file name")
 
     async def work(db: Database) -> int:
-        copy = await Database.open(target)
-        try:
-            await db.conn.backup(copy.conn)  # SQLite's online backup: a consistent copy while others write
-        finally:
-            await copy.close()
-        print(f"backed up {args.db} to {target}")
+        await db.backup_to(args.to)
+        print(f"backed up {args.db} to {args.to}")
         return 0
 
-    return _with_db(args.db, work)
+    return with_database(args.db, work, readonly=True, any_schema=True)
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    async def work(db: Database) -> int:
+        print(f"{args.db} is at schema {await db.schema_version()} (the latest is {len(MIGRATIONS)})")
+        return 0
+
+    return with_database(args.db, work, readonly=False)

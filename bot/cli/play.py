@@ -6,44 +6,56 @@ import argparse
 import asyncio
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from bot.ai.players import LEVELS
-from bot.cli.common import UsageProblem, print_json
+from bot.cli.common import (
+    UsageProblem,
+    card_or_explain,
+    count,
+    database_errors,
+    file_path,
+    output_folder,
+    print_json,
+    seconds,
+    seed,
+)
 from bot.cli.demo import run_demo, write_images
 from bot.cli.simulate import simulate, simulate_recorded
 from bot.engine.errors import CardError
 from bot.engine.rules import RulesError, table_rules
 from bot.service.cards import UnknownCard, load_card
-from bot.store.db import default_db_path
 
 
 def register(commands: Any) -> None:
     p = commands.add_parser("simulate", help="play many games between computer players")
-    p.add_argument("--games", type=int, default=100, metavar="N")
-    p.add_argument("--seed", type=int, default=1, metavar="S")
+    p.add_argument("--games", type=count(1, 10_000_000), default=100, metavar="N")
+    p.add_argument("--seed", type=seed, default=1, metavar="S")
     p.add_argument("--players", default="normal,normal,normal,normal", metavar="L1,L2,L3,L4",
                    help=f"a level per seat: {', '.join(LEVELS)}")
     p.add_argument("--card", default=None, metavar="ID", help="card id (default: practice, or nmjl-1946 with "
                    "--rules nmjl-1946)")
     p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
-    p.add_argument("--log", default=None, metavar="DIR", help="write every game to DIR as a replay file")
-    p.add_argument("--db", default=None, metavar="PATH", help="play through the table service and record every game")
+    p.add_argument("--log", type=file_path, default=None, metavar="DIR",
+                   help="write every game to DIR as a replay file")
+    p.add_argument("--db", type=file_path, default=None, metavar="PATH",
+                   help="play through the table service and record every game")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_simulate)
 
-    p = commands.add_parser("demo", help="watch one game between four computer players")
-    p.add_argument("--seed", type=int, default=2026)
+    p = commands.add_parser("demo", help="watch one game between four computer players (writes no file unless "
+                            "asked)")
+    p.add_argument("--seed", type=seed, default=2026)
     p.add_argument("--level", default="normal", choices=[lv for lv in LEVELS if lv != "random"])
     p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
-    p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS", help="pause between lines")
-    p.add_argument("--db", default=None, metavar="PATH",
-                   help="record the game in this database (default: $CHARLESTON_DB or ./charleston.db)")
-    p.add_argument("--no-db", action="store_true", help="do not record the game")
-    p.add_argument("--images", default="demo-images", metavar="DIR",
-                   help="write the final table, each rack and the winning line here (default: demo-images)")
-    p.add_argument("--no-images", action="store_true", help="do not write images")
+    p.add_argument("--delay", type=seconds(10), default=0.0, metavar="SECONDS", help="pause between lines")
+    p.add_argument("--db", type=file_path, default=None, metavar="PATH",
+                   help="play through the table service and record the game in this database")
+    p.add_argument("--images", type=file_path, default=None, metavar="DIR",
+                   help="write the final table, each rack and the winning line to this folder")
+    # Recording and images used to be on by default; these stay accepted so old scripts keep working.
+    p.add_argument("--no-db", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--no-images", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(run=run_demo_command)
 
 
@@ -59,10 +71,16 @@ def _levels(text: str) -> list[str]:
 
 
 class ProgressBar:
-    """A one-line bar on stderr, redrawn at most ten times a second."""
+    """A one-line bar on stderr, redrawn at most ten times a second; only on a terminal (redrawing writes carriage
+    returns, which would fill a log)."""
 
     def __init__(self) -> None:
         self.last = 0.0
+
+    @staticmethod
+    def wanted(games: int) -> bool:
+        """Whether a run of ``games`` gets a bar: long enough to wait for, and stderr is a terminal."""
+        return games >= 20 and sys.stderr.isatty()
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
@@ -78,8 +96,6 @@ class ProgressBar:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise UsageProblem("--games must be at least 1")
     levels = _levels(args.players)
     try:
         card_id = args.card or table_rules(args.rules).card  # the preset's own card
@@ -89,18 +105,22 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise UsageProblem(str(exc)) from None
     except CardError as exc:
         raise UsageProblem(f"card '{card_id}' is broken: {exc.problems[0]}") from None
-    progress = ProgressBar() if args.games >= 20 else None
+    progress = ProgressBar() if ProgressBar.wanted(args.games) else None
     if args.db and args.log:
         raise UsageProblem("--log and --db don't go together: a recorded game's replay is in the database")
+    log_dir = output_folder(args.log, "--log") if args.log else None
     try:
         if args.db:
-            result = asyncio.run(simulate_recorded(args.db, args.games, args.seed, levels, card=card, rules=rules,
-                                                   progress=progress))
+            with database_errors(args.db):
+                result = asyncio.run(simulate_recorded(args.db, args.games, args.seed, levels, card=card,
+                                                       rules=rules, progress=progress))
         else:
-            result = simulate(args.games, args.seed, levels, card=card, rules=rules,
-                              log_dir=Path(args.log) if args.log else None, progress=progress)
+            result = simulate(args.games, args.seed, levels, card=card, rules=rules, log_dir=log_dir,
+                              progress=progress)
     except RulesError as exc:
         raise UsageProblem(str(exc)) from None
+    except OSError as exc:  # a replay file that cannot be written into --log
+        raise UsageProblem(f"cannot write into {args.log}: {exc.strerror or exc}") from None
     if args.json:
         print_json(result.to_json())
         return 0
@@ -117,12 +137,19 @@ def run_demo_command(args: argparse.Namespace) -> int:
         if args.delay > 0:
             time.sleep(args.delay)
 
+    db_path = None if args.no_db else args.db
+    folder = output_folder(args.images, "--images") if args.images and not args.no_images else None
     try:
-        table_rules(args.rules)
+        card_id = table_rules(args.rules).card
     except RulesError as exc:
         raise UsageProblem(str(exc)) from None
-    game = run_demo(args.seed, args.level, say, None if args.no_db else (args.db or default_db_path()), args.rules)
-    if not args.no_images:
-        paths = write_images(game, Path(args.images))
-        say(f"Images: {', '.join(str(p) for p in paths)}")
+    card_or_explain(card_id)  # the demo's card: a cards folder of a league's own may not hold it
+    with database_errors(db_path or ":memory:"):
+        game = run_demo(args.seed, args.level, say, db_path, args.rules)
+    if folder is not None:
+        try:
+            paths = write_images(game, folder)
+        except OSError as exc:
+            raise UsageProblem(f"cannot write images into {folder}: {exc.strerror or exc}") from None
+        say(f"Wrote {len(paths)} images to {folder}: {', '.join(p.name for p in paths)}")
     return 0

@@ -7,18 +7,18 @@ standard output; a one-line summary of the file goes to standard error.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import UsageProblem, card_or_explain
+from bot.cli.common import UsageProblem, card_or_explain, count, file_path, guild_id, same_file, with_database
 from bot.engine.errors import TileError
 from bot.engine.notation import check_available, parse_groups, parse_tile, parse_tiles
 from bot.engine.replay import ReplayError, replay, replay_header
 from bot.engine.tiles import standard_set
 from bot.engine.views import public_view
+from bot.store.db import Database
 from renderers import (
     NotOnCard,
     Rendered,
@@ -32,6 +32,7 @@ from renderers import (
 
 RACK_LIMIT = 14
 MAX_SEASON_WEEKS = 260  # five years of weekly charts is more than any season
+MAX_NAME = 32  # Discord display names have at most 32 characters
 
 
 def register(commands: Any) -> None:
@@ -42,13 +43,15 @@ def register(commands: Any) -> None:
     p.add_argument("--tiles", required=True, metavar="TILES", help='concealed tiles, e.g. "J N N 2B 3C RD"')
     p.add_argument("--exposed", default="", metavar='"G; G"', help='exposures, e.g. "5D 5D J; N N N N"')
     p.add_argument("--drawn", default=None, metavar="TILE", help="the tile just drawn, shown apart")
-    p.add_argument("--repeat", type=int, default=1, metavar="N", help="render N times (for timing), write once")
+    p.add_argument("--repeat", type=count(1, 10_000), default=1, metavar="N",
+                   help="render N times (for timing), write once")
     _output(p)
     p.set_defaults(run=run_rack)
 
     p = sub.add_parser("table", help="the table at some point of a replay (docs/replay-format.md)")
-    p.add_argument("--replay", required=True, metavar="FILE")
-    p.add_argument("--step", type=int, default=None, metavar="N", help="after the first N actions (default: all)")
+    p.add_argument("--replay", type=file_path, required=True, metavar="FILE")
+    p.add_argument("--step", type=count(0, 1_000_000), default=None, metavar="N",
+                   help="after the first N actions (default: all)")
     p.add_argument("--names", default="", metavar='"A, B, C, D"', help="players' names by seat, comma-separated")
     _output(p)
     p.set_defaults(run=run_table)
@@ -62,24 +65,26 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_card)
 
     p = sub.add_parser("standings", help="a league week's standings chart (or the season's)")
-    p.add_argument("--db", required=True, metavar="PATH")
-    p.add_argument("--guild", type=int, default=None, metavar="ID", help="default: the database's only guild")
+    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    p.add_argument("--guild", type=guild_id, default=None, metavar="ID", help="default: the database's only guild")
     p.add_argument("--week", default=None, metavar="YYYY-Www", help="default: the current week")
     p.add_argument("--season", action="store_true", help="cumulative net chips over every week with games")
     _output(p)
     p.set_defaults(run=run_standings)
 
     p = sub.add_parser("tiles", help="every tile face with its code")
-    p.add_argument("--width", type=int, default=64, metavar="PX", help="tile width in pixels (24-256)")
+    p.add_argument("--width", type=count(24, 256), default=64, metavar="PX", help="tile width in pixels (24-256)")
     _output(p)
     p.set_defaults(run=run_tiles)
 
 
 def _output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the PNG file to write")
+    parser.add_argument("-o", "--output", type=file_path, required=True, metavar="FILE", help="the PNG file to write")
 
 
-def _write(image: Rendered, path: str) -> int:
+def _write(image: Rendered, path: str, *inputs: str) -> int:
+    if any(same_file(path, source) for source in inputs):
+        raise UsageProblem(f"-o {path} is one of this command's input files; choose another output file")
     try:
         Path(path).write_bytes(image.png)
     except OSError as exc:
@@ -89,10 +94,7 @@ def _write(image: Rendered, path: str) -> int:
     return 0
 
 
-
 def run_rack(args: argparse.Namespace) -> int:
-    if args.repeat < 1:
-        raise UsageProblem("--repeat must be at least 1")
     try:
         concealed = parse_tiles(args.tiles)
         exposures = parse_groups(args.exposed)
@@ -119,8 +121,6 @@ def _load_json(path: str) -> dict[str, Any]:
 
 def run_table(args: argparse.Namespace) -> int:
     data = _load_json(args.replay)
-    if args.step is not None and args.step < 0:
-        raise UsageProblem("--step must be 0 or more")
     actions = data.get("actions", [])
     if args.step is not None and isinstance(actions, list) and args.step > len(actions):
         raise UsageProblem(f"--step {args.step}: the replay has only {len(actions)} actions")
@@ -132,7 +132,9 @@ def run_table(args: argparse.Namespace) -> int:
     names = [n.strip() or None for n in args.names.split(",")] if args.names.strip() else None
     if names is not None and len(names) > 4:
         raise UsageProblem(f"--names takes at most 4 names, one per seat; got {len(names)}")
-    return _write(render_table(public_view(game), names, wild=game.card.wild), args.output)
+    if names is not None and any(n is not None and len(n) > MAX_NAME for n in names):
+        raise UsageProblem(f"--names: a name has at most {MAX_NAME} characters")
+    return _write(render_table(public_view(game), names, wild=game.card.wild), args.output, args.replay)
 
 
 def run_card(args: argparse.Namespace) -> int:
@@ -168,42 +170,37 @@ def run_standings(args: argparse.Namespace) -> int:
             parse_week(args.week)
         except ValueError as exc:
             raise UsageProblem(str(exc)) from None
-    if args.db != ":memory:" and not Path(args.db).exists():
-        raise UsageProblem(f"no database at {args.db}")
-    image = asyncio.run(_standings_image(args))
+    if same_file(args.db, args.output):
+        raise UsageProblem(f"-o {args.output} is the database; choose another output file")
+    image = with_database(args.db, lambda db: _standings_image(db, args), readonly=True)
     return _write(image, args.output)
 
 
-async def _standings_image(args: argparse.Namespace) -> Rendered:
-    from bot.store.db import Database
+async def _standings_image(db: Database, args: argparse.Namespace) -> Rendered:
     from bot.store.standings import get_league, week_label, weekly_standings
 
-    db = await Database.open(args.db)
-    try:
-        guild = args.guild if args.guild is not None else await _only_guild(db)
-        if not args.season:
-            label, rows = await weekly_standings(db, guild, args.week)
-            return render_weekly(label, rows)
-        league = await get_league(db, guild)
-        async with db.conn.execute("SELECT MIN(ended_at), MAX(ended_at) FROM games WHERE guild_id = ? "
-                                   "AND ended_at IS NOT NULL", (guild,)) as cursor:
-            row = await cursor.fetchone()
-        if row is None or row[0] is None:
-            return render_season("no games yet", [])
-        day, last = _local_day(row[0], league.zone), _local_day(row[1], league.zone)
-        last_label = week_label(last, league.week_start)
-        weeks = []
-        for _ in range(MAX_SEASON_WEEKS):
-            weeks.append(await weekly_standings(db, guild, week_label(day, league.week_start)))
-            if weeks[-1][0] == last_label:
-                break
-            day += timedelta(days=7)
-        return render_season(f"{weeks[0][0]} to {weeks[-1][0]}", weeks)
-    finally:
-        await db.close()
+    guild = args.guild if args.guild is not None else await _only_guild(db)
+    if not args.season:
+        label, rows = await weekly_standings(db, guild, args.week)
+        return render_weekly(label, rows)
+    league = await get_league(db, guild)
+    async with db.conn.execute("SELECT MIN(ended_at), MAX(ended_at) FROM games WHERE guild_id = ? "
+                               "AND ended_at IS NOT NULL", (guild,)) as cursor:
+        row = await cursor.fetchone()
+    if row is None or row[0] is None:
+        return render_season("no games yet", [])
+    day, last = _local_day(row[0], league.zone), _local_day(row[1], league.zone)
+    last_label = week_label(last, league.week_start)
+    weeks = []
+    for _ in range(MAX_SEASON_WEEKS):
+        weeks.append(await weekly_standings(db, guild, week_label(day, league.week_start)))
+        if weeks[-1][0] == last_label:
+            break
+        day += timedelta(days=7)
+    return render_season(f"{weeks[0][0]} to {weeks[-1][0]}", weeks)
 
 
-async def _only_guild(db: Any) -> int:
+async def _only_guild(db: Database) -> int:
     async with db.conn.execute("SELECT DISTINCT guild_id FROM games ORDER BY guild_id") as cursor:
         guilds = [row[0] for row in await cursor.fetchall()]
     if len(guilds) > 1:

@@ -6,33 +6,39 @@ import argparse
 import json
 from typing import Any
 
-from bot.cli.common import UsageProblem, print_json
+from bot.cli.common import UsageProblem, file_path, print_json
 from bot.engine.errors import CardError
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
 from bot.engine.replay import ReplayError, replay, replay_header
 from bot.engine.tiles import code
 from bot.service.cards import UnknownCard, load_card
+from bot.service.files import read_text
 from bot.service.narration import describe
+
+MAX_REPLAY_BYTES = 5_000_000  # a finished game is about 30 KB
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser("replay", help="play a replay file back (docs/replay-format.md)")
-    parser.add_argument("file")
+    parser.add_argument("file", type=file_path)
     parser.add_argument("--json", action="store_true", help="events, final state and payouts as JSON")
     parser.set_defaults(run=run)
 
 
 def load_replay_file(path: str) -> dict[str, Any]:
+    """The JSON object in a replay file; a :class:`UsageProblem` naming the file (and line) if it is not one."""
+    text = read_text(path, what="replay", max_bytes=MAX_REPLAY_BYTES)
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        raise UsageProblem(f"cannot read {path}: {exc.strerror}") from None
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UsageProblem(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        raise UsageProblem(f"{path}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise UsageProblem(f"{path}: not a replay: arrays or objects are nested too deeply") from None
+    except ValueError as exc:  # e.g. a number too long to convert
+        raise UsageProblem(f"{path}: not a usable replay: {exc}") from None
     if not isinstance(data, dict):
-        raise UsageProblem(f"{path}: a replay is a JSON object")
+        raise UsageProblem(f"{path}: a replay is a JSON object, {{\"format\": \"charleston-replay\", ...}}")
     return data
 
 

@@ -6,7 +6,7 @@ in the action log: ``{"type": "discard", "seat": 2, "tile": "5D"}``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from .errors import EngineError
@@ -156,23 +156,22 @@ _TILES_FIELDS = {"tiles"}
 
 def action_from_json(data: Any) -> Action:
     """Parse one action object; raises :class:`ActionFormatError` saying what is wrong."""
-    if not isinstance(data, dict) or "type" not in data:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ActionFormatError('An action must be an object with a "type", e.g. {"type": "draw", "seat": 1}.')
     cls = ACTION_TYPES.get(data["type"])
     if cls is None:
-        raise ActionFormatError(f"Unknown action type {data['type']!r}. Known: {', '.join(ACTION_TYPES)}.")
+        raise ActionFormatError(f"Unknown action type {data['type']!r:.40}. Known: {', '.join(ACTION_TYPES)}.")
     values: dict[str, Any] = {}
     names = {f.name: f for f in fields(cls)}
     for key in data:
         if key != "type" and key not in names:
-            raise ActionFormatError(f"Action {cls.type} has no field {key!r}.")
+            raise ActionFormatError(f"Action {cls.type} has no field {key!r:.40}.")
     for name in names:
         if name not in data:
             if name == "seat" and cls is CloseWindow:
                 values[name] = TABLE
                 continue
-            default_ok = name in ("blind", "tiles", "mahjong")
-            if default_ok:
+            if names[name].default is not MISSING:
                 continue
             raise ActionFormatError(f"Action {cls.type} needs a {name!r} field.")
         value = data[name]

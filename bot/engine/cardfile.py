@@ -14,7 +14,7 @@ from typing import Any
 from .card import Card
 from .errors import CardError
 from .line import Line, Variant
-from .pattern import Symbolic, expand, letter_bindings, number_range, parse_pattern
+from .pattern import Symbolic, binding_count, expand, letter_bindings, number_range, parse_pattern
 from .rules import PRESETS
 from .tiles import SET_1946, STANDARD, Tile, TileSet, name
 
@@ -24,6 +24,16 @@ RULESETS = tuple(PRESETS)  # a card names the rules preset it is played with
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _HAND_HEADER = re.compile(r"^\s*\[\[\s*hand\s*\]\]")
 _CARD_HEADER = re.compile(r"^\s*\[\s*card\s*\]")
+
+# Limits far above any printed card (about 10,000 characters, 50-75 lines, under 1,000 variants), so that a
+# damaged or hostile file is refused with a message instead of taking minutes or memory to compile.
+MAX_CHARS = 1_000_000
+MAX_HANDS = 500
+MAX_ALTERNATIVES = 20
+MAX_EXPANSIONS = 50_000  # (shift, suit binding) combinations expanded over the whole card
+MAX_PROBLEMS = 100
+MAX_VALUE = 10_000
+TEXT_LIMITS = {"id": 40, "name": 100, "section": 100, "note": 500}
 
 
 def load_card_text(text: str, source: str = "<card>") -> Card:
@@ -40,10 +50,15 @@ def validate_card_text(text: str, source: str = "<card>") -> list[str]:
 
 
 def _compile(text: str, source: str) -> tuple[Card | None, list[str]]:
+    if len(text) > MAX_CHARS:
+        return None, [f"{source}: the file is {len(text):,} characters long; a card file may have at most "
+                      f"{MAX_CHARS:,} (a printed card takes about 10,000)"]
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return None, [f"{source}: not valid TOML: {exc}"]
+    except RecursionError:
+        return None, [f"{source}: not valid for a card: arrays or tables are nested too deeply"]
     header_lines = [n for n, line in enumerate(text.splitlines(), start=1) if _HAND_HEADER.match(line)]
     card_line = next((n for n, line in enumerate(text.splitlines(), start=1) if _CARD_HEADER.match(line)), 1)
     return _Compiler(source, header_lines, card_line).compile(data)
@@ -55,48 +70,61 @@ class _Compiler:
         self.hand_lines = hand_lines
         self.card_line = card_line
         self.problems: list[str] = []
+        self.expansions = 0
+        self.over_limit = False
+
+    def add(self, problem: str) -> None:
+        # A huge broken file could have a problem on every line; the first hundred are enough to act on.
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(problem)
+        elif len(self.problems) == MAX_PROBLEMS:
+            self.problems.append(f"{self.source}: more problems not shown; fix these first")
 
     def card_problem(self, message: str) -> None:
-        self.problems.append(f"{self.source}:{self.card_line}: [card]: {message}")
+        self.add(f"{self.source}:{self.card_line}: [card]: {message}")
 
     def hand_problem(self, index: int, hand_id: str, message: str, position: int = 0, token: str = "") -> None:
         line = self.hand_lines[index] if index < len(self.hand_lines) else 0
         where = f"hand {hand_id}" if hand_id else f"hand #{index + 1}"
         if position:
             where += f', group {position} "{token}"'
-        self.problems.append(f"{self.source}:{line}: {where}: {message}")
+        self.add(f"{self.source}:{line}: {where}: {message}")
 
     def compile(self, data: Mapping[str, Any]) -> tuple[Card | None, list[str]]:
         header = data.get("card")
         if not isinstance(header, dict):
-            self.problems.append(f"{self.source}:1: the file needs a [card] table with id and name")
+            self.add(f"{self.source}:1: the file needs a [card] table with id and name")
             header = {}
         for key in sorted(set(data) - {"card", "hand"}):
-            self.problems.append(f"{self.source}:1: unknown top-level table or key '{key}' "
-                                 "(a card has [card] and [[hand]] tables)")
+            self.add(f"{self.source}:1: unknown top-level table or key '{key:.40}' "
+                     "(a card has [card] and [[hand]] tables)")
         card_id = self.text(header, "id", required=True)
         if card_id and not _ID.match(card_id):
             self.card_problem(f"id '{card_id}' may hold only letters, digits, '-' and '_'")
         name = self.text(header, "name", required=True)
         for key in sorted(set(header) - CARD_KEYS):
-            self.card_problem(f"unknown key '{key}' (known: {', '.join(sorted(CARD_KEYS))})")
+            self.card_problem(f"unknown key '{key:.40}' (known: {', '.join(sorted(CARD_KEYS))})")
         year = header.get("year")
-        if year is not None and (not isinstance(year, int) or isinstance(year, bool)):
-            self.card_problem("year must be a whole number such as 2026")
+        if year is not None and (not isinstance(year, int) or isinstance(year, bool) or not 1000 <= year <= 9999):
+            self.card_problem("year must be a four-digit whole number such as 2026")
             year = None
         ruleset = header.get("ruleset", "nmjl")
         if ruleset not in RULESETS:
-            self.card_problem(f"ruleset must be one of {', '.join(RULESETS)}, not {ruleset!r}")
+            self.card_problem(f"ruleset must be one of {', '.join(RULESETS)}, not {ruleset!r:.40}")
             ruleset = "nmjl"
         wild = header.get("wild", "flower" if PRESETS[ruleset].get("flowers_wild") else "joker")
         if wild not in ("joker", "flower"):
-            self.card_problem(f"wild must be \"joker\" or \"flower\", not {wild!r}")
+            self.card_problem(f"wild must be \"joker\" or \"flower\", not {wild!r:.40}")
             wild = "joker"
         tile_set = SET_1946 if wild == "flower" else STANDARD
 
         hands = data.get("hand", [])
         if not isinstance(hands, list) or not hands:
-            self.problems.append(f"{self.source}:1: the card has no [[hand]] tables")
+            self.add(f"{self.source}:1: the card has no [[hand]] tables")
+            hands = []
+        elif len(hands) > MAX_HANDS:
+            self.add(f"{self.source}:1: the card has {len(hands):,} [[hand]] tables; a card may have at most "
+                     f"{MAX_HANDS} (a printed card has 50 to 75)")
             hands = []
         lines: list[Line] = []
         seen: dict[str, int] = {}
@@ -124,6 +152,10 @@ class _Compiler:
         if not isinstance(value, str) or (required and not value.strip()):
             self.report(index, hand_id, f"'{key}' must be a non-empty string")
             return ""
+        limit = TEXT_LIMITS.get(key, MAX_CHARS)
+        if len(value.strip()) > limit:
+            self.report(index, hand_id, f"'{key}' is {len(value.strip()):,} characters long; at most {limit}")
+            return ""
         return value.strip()
 
     def report(self, index: int, hand_id: str, message: str) -> None:
@@ -142,7 +174,7 @@ class _Compiler:
         section = self.text(hand, "section", required=True, index=index, hand_id=report_id)
         note = self.text(hand, "note", index=index, hand_id=report_id)
         for key in sorted(set(hand) - HAND_KEYS):
-            self.hand_problem(index, report_id, f"unknown key '{key}' (known: {', '.join(sorted(HAND_KEYS))})")
+            self.hand_problem(index, report_id, f"unknown key '{key:.40}' (known: {', '.join(sorted(HAND_KEYS))})")
         exposed = hand.get("exposed")
         if not isinstance(exposed, bool):
             self.hand_problem(index, report_id, "'exposed' must be true (X) or false (C)")
@@ -157,6 +189,9 @@ class _Compiler:
         patterns: list[str] = []
         if isinstance(raw, str):
             patterns = [raw]
+        elif isinstance(raw, list) and len(raw) > MAX_ALTERNATIVES:
+            self.hand_problem(index, report_id, f"'pattern' lists {len(raw):,} alternatives; at most "
+                              f"{MAX_ALTERNATIVES}")
         elif isinstance(raw, list) and raw and all(isinstance(p, str) for p in raw):
             patterns = list(raw)
         else:
@@ -192,8 +227,8 @@ class _Compiler:
         value = hand.get(key)
         if value is None and not required:
             return None
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            self.hand_problem(index, hand_id, f"'{key}' must be a positive whole number")
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_VALUE:
+            self.hand_problem(index, hand_id, f"'{key}' must be a whole number from 1 to {MAX_VALUE:,}")
             return 0
         return value
 
@@ -213,7 +248,7 @@ class _Compiler:
                 result.append(list(range(1 - low, 10 - high)))
             elif isinstance(raw, list) and raw and all(isinstance(s, int) and not isinstance(s, bool)
                                                        for s in raw):
-                for offset in raw:
+                for offset in sorted(set(raw)):
                     if not (low + offset >= 1 and high + offset <= 9):
                         self.hand_problem(index, hand_id, f"shift {offset} moves the numbers to "
                                           f"{low + offset}-{high + offset}, outside 1-9")
@@ -226,6 +261,15 @@ class _Compiler:
 
     def variants(self, index: int, hand_id: str, parsed: list[list[Symbolic]], shifts: list[list[int]],
                  tile_set: TileSet) -> tuple[Variant, ...]:
+        self.expansions += sum(len(offsets) * binding_count(groups)
+                               for groups, offsets in zip(parsed, shifts, strict=True))
+        if self.expansions > MAX_EXPANSIONS:
+            if not self.over_limit:
+                self.over_limit = True
+                self.hand_problem(index, hand_id, f"by this line the card expands to more than {MAX_EXPANSIONS:,} "
+                                  "combinations of suits and number shifts; use fewer alternatives, shifts or "
+                                  "suit letters")
+            return ()
         unique: dict[tuple[tuple[int, int], ...], Variant] = {}
         reasons: list[str] = []
         for groups, offsets in zip(parsed, shifts, strict=True):

@@ -16,35 +16,53 @@ ACCEPTED = "1B-9B, 1C-9C, 1D-9D, N E W S, RD GD WD (or R G 0 SOAP), F, J, BL; '7
 
 _ALIASES: dict[str, Tile] = {code(t): t for t in Tile}
 _ALIASES.update({"R": Tile.RD, "G": Tile.GD, "0": Tile.WD, "SOAP": Tile.WD})
-_REPEAT = re.compile(r"^(?P<tile>.+?)X(?P<count>\d+)$")
+_REPEAT = re.compile(r"^(?P<tile>[^X]{1,4})X(?P<count>\d+)$")
 _SEPARATORS = re.compile(r"[\s,]+")
+MAX_TILES = 200  # more than any tile set holds (152 + 8 blanks), so no real list is refused
+_SHOWN = 24  # characters of a bad token quoted back in a message
+
+
+def _quoted(token: str) -> str:
+    return f'"{token}"' if len(token) <= _SHOWN else f'"{token[:_SHOWN]}..." ({len(token)} characters)'
 
 
 def parse_tile(token: str) -> Tile:
     """One tile code, case-insensitive."""
+    if not isinstance(token, str):
+        raise TileError(f"{token!r:.{_SHOWN}} is not a tile: write tiles as text codes, e.g. \"5D\". Use {ACCEPTED}.")
     key = token.strip().upper()
     tile = _ALIASES.get(key)
     if tile is None:
-        raise TileError(f'"{token}" is not a tile. Use {ACCEPTED}.')
+        raise TileError(f"{_quoted(token)} is not a tile. Use {ACCEPTED}.")
     return tile
 
 
 def parse_tiles(text: str | Sequence[str]) -> list[int]:
-    """Tiles separated by spaces or commas, from one string or several; ``7Cx3`` repeats a tile."""
-    parts = [text] if isinstance(text, str) else list(text)
+    """Tiles separated by spaces or commas, from one string or several; ``7Cx3`` repeats a tile. More than
+    ``MAX_TILES`` tiles is refused (no set holds that many), so the work is bounded by the input's length."""
+    parts: Sequence[object] = [text] if isinstance(text, str) else text
+    if not isinstance(parts, list | tuple):
+        raise TileError(f"{text!r:.{_SHOWN}} is not a list of tiles: write them as text, e.g. \"1B 2B 3B\".")
     tiles: list[int] = []
     for part in parts:
+        if not isinstance(part, str):
+            raise TileError(f"{part!r:.{_SHOWN}} is not a tile: write tiles as text codes, e.g. \"5D\". "
+                            f"Use {ACCEPTED}.")
         for token in _SEPARATORS.split(part.strip()):
             if not token:
                 continue
             repeat = _REPEAT.match(token.upper())
-            if repeat and repeat.group("tile").upper() in _ALIASES:
-                count = int(repeat.group("count"))
+            if repeat and repeat.group("tile") in _ALIASES:
+                digits = repeat.group("count")
+                count = int(digits) if len(digits) <= 3 else 0
                 if not 1 <= count <= 8:
-                    raise TileError(f'"{token}": a tile can be repeated 1 to 8 times, not {count}.')
+                    raise TileError(f"{_quoted(token)}: a tile can be repeated 1 to 8 times.")
                 tiles.extend([parse_tile(repeat.group("tile"))] * count)
             else:
                 tiles.append(parse_tile(token))
+            if len(tiles) > MAX_TILES:
+                raise TileError(f"More than {MAX_TILES} tiles: no set has that many. Give at most one rack, wall "
+                                "or discard pool at a time.")
     return tiles
 
 

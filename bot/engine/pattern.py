@@ -8,6 +8,7 @@ number shift, giving concrete ``(tile, size)`` groups.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from .tiles import DRAGON_OF_SUIT, Suit, Tile, number_tile
 DISTINCT_LETTERS = "abc"
 FREE_LETTERS = "xyz"
 DECORATION = frozenset({"+", "=", "×", "*", "-"})
+MAX_PATTERN = 200  # characters; a printed line of 14 tiles is about 30
 
 _FIXED = {"N": Tile.N, "E": Tile.E, "W": Tile.W, "S": Tile.S, "F": Tile.F, "R": Tile.RD, "G": Tile.GD,
           "0": Tile.WD}
@@ -54,9 +56,13 @@ class PatternProblem:
 
 
 def parse_pattern(text: str) -> tuple[list[Symbolic], list[PatternProblem]]:
-    """Parse one pattern; returns the groups and every problem found (an empty list when it is valid)."""
+    """Parse one pattern; returns the groups and every problem found (an empty list when it is valid).
+    A pattern longer than :data:`MAX_PATTERN` characters is refused unread, so the work stays linear and small."""
     groups: list[Symbolic] = []
     problems: list[PatternProblem] = []
+    if len(text) > MAX_PATTERN:
+        return [], [PatternProblem(0, text[:20] + "...", f"the pattern is {len(text)} characters long; a hand of "
+                                   f"14 tiles needs far fewer (at most {MAX_PATTERN})")]
     position = 0
     for token in text.split():
         if token in DECORATION:
@@ -72,7 +78,7 @@ def parse_pattern(text: str) -> tuple[list[Symbolic], list[PatternProblem]]:
         return groups, problems
     total = sum(g.size for g in groups)
     if total != 14:
-        sizes = " + ".join(str(g.size) for g in groups)
+        sizes = " + ".join(str(g.size) for g in groups) if len(groups) <= 30 else f"{len(groups)} groups"
         problems.append(PatternProblem(0, text, f"the groups add up to {total} tiles ({sizes}), not 14"))
     problems.extend(_letter_problems(groups))
     problems.extend(_clash_problems(groups))
@@ -128,14 +134,26 @@ def _letter_problems(groups: Sequence[Symbolic]) -> Iterator[PatternProblem]:
 
 
 def _clash_problems(groups: Sequence[Symbolic]) -> Iterator[PatternProblem]:
-    for i, first in enumerate(groups):
-        for second in groups[i + 1:]:
-            both_single = first.size == 1 and second.size == 1
-            if first.same_tile_as(second) and not both_single and first.position != second.position:
-                yield PatternProblem(second.position, second.token,
-                                     f"always the same tile as group {first.position} ({first.token}): "
-                                     "write them as one group")
-                break
+    """For each group, the first later group that is always the same tile (two singles may be: the 2s of 2026).
+    One pass from the end, so a long pattern costs linear time."""
+    next_any: dict[tuple[str, int, str], Symbolic] = {}
+    next_larger: dict[tuple[str, int, str], Symbolic] = {}  # the nearest later group that is not a single
+    found: list[tuple[int, PatternProblem]] = []
+    for index in range(len(groups) - 1, -1, -1):
+        first = groups[index]
+        key = (first.kind, first.value, first.letter)
+        # Singles from one token share its position and are all singles, so a group of two or more never shares
+        # a position with another group.
+        second = next_larger.get(key) if first.size == 1 else next_any.get(key)
+        if second is not None and second.position != first.position:
+            found.append((index, PatternProblem(second.position, second.token,
+                                                f"always the same tile as group {first.position} ({first.token}): "
+                                                "write them as one group")))
+        next_any[key] = first
+        if first.size > 1:
+            next_larger[key] = first
+    for _, problem in reversed(found):
+        yield problem
 
 
 def number_range(groups: Sequence[Symbolic]) -> tuple[int, int] | None:
@@ -152,6 +170,13 @@ def letter_bindings(groups: Sequence[Symbolic]) -> Iterator[dict[str, Suit]]:
     for chosen in itertools.permutations(suits, len(distinct)):
         for loose in itertools.product(suits, repeat=len(free)):
             yield dict(zip(distinct + free, chosen + loose, strict=True))
+
+
+def binding_count(groups: Sequence[Symbolic]) -> int:
+    """How many bindings :func:`letter_bindings` yields, without listing them."""
+    distinct = len({g.letter for g in groups if g.letter and g.letter in DISTINCT_LETTERS})
+    free = len({g.letter for g in groups if g.letter and g.letter in FREE_LETTERS})
+    return math.perm(len(Suit), distinct) * math.prod([len(Suit)] * free)
 
 
 Group = tuple[int, int]  # (tile kind, size)

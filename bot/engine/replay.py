@@ -55,16 +55,32 @@ def replay_header(data: Any) -> tuple[str, TableRules]:
     """The card id and rules a replay needs, checked."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f'Not a replay: expected an object with "format": "{FORMAT}".')
-    if data.get("version") != VERSION:
-        raise ReplayError(f"Unsupported replay version {data.get('version')!r}; this build reads version {VERSION}.")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ReplayError(f'"version" must be the whole number {VERSION}, not {version!r:.40}.')
+    if version > VERSION:
+        raise ReplayError(f"This replay is in format version {version}, written by a newer Charleston; this one "
+                          f"reads version {VERSION}. Update Charleston to play it back.")
+    if version != VERSION:
+        raise ReplayError(f"Replay format version {version} does not exist; this Charleston reads version "
+                          f"{VERSION}.")
     card = data.get("card")
-    if not isinstance(card, str):
+    if not isinstance(card, str) or not card:
         raise ReplayError('A replay names its card: "card": "practice".')
+    options = data.get("rules", {})
+    if not isinstance(options, dict):
+        raise ReplayError('"rules" must be an object of table options, e.g. {"preset": "nmjl", "charleston": '
+                          f"false}}, not {options!r:.40}.")
     try:
-        rules = rules_from_dict({"card": card, **data.get("rules", {})})
+        rules = rules_from_dict({"card": card, **options})
     except EngineError as exc:
         raise ReplayError(f"Bad rules: {exc}") from None
     return card, rules
+
+
+def _whole(value: Any) -> bool:
+    # JSON true/false are Python bools, which are ints: a replay never means a seat or a seed by them.
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def replay(data: dict[str, Any], card: Card, *, stop_at: int | None = None,
@@ -72,14 +88,19 @@ def replay(data: dict[str, Any], card: Card, *, stop_at: int | None = None,
     """Play a replay back. ``stop_at`` applies only that many actions; ``on_step(game, i)`` runs after each."""
     _, rules = replay_header(data)
     seed = data.get("seed", 0)
-    if not isinstance(seed, int):
-        raise ReplayError('"seed" must be a whole number.')
+    if not _whole(seed):
+        raise ReplayError(f'"seed" must be a whole number, not {seed!r:.40}.')
+    east = data.get("east", 0)
+    if not _whole(east) or not 0 <= east <= 3:
+        raise ReplayError(f'"east" must be East\'s seat: the whole number 0, 1, 2 or 3, not {east!r:.40}.')
+    game_no = data.get("game_no", 1)
+    if not _whole(game_no) or game_no < 1:
+        raise ReplayError(f'"game_no" must be a whole number from 1, not {game_no!r:.40}.')
     deal = None
     if "deal" in data:
         deal = _parse_deal(data["deal"])
     try:
-        game, opening = Game.new(card, rules, seed, east=data.get("east", 0), game_no=data.get("game_no", 1),
-                                 deal=deal)
+        game, opening = Game.new(card, rules, seed, east=east, game_no=game_no, deal=deal)
     except EngineError as exc:
         raise ReplayError(f"Cannot start the game: {exc}") from None
     actions = data.get("actions", [])
@@ -100,12 +121,16 @@ def replay(data: dict[str, Any], card: Card, *, stop_at: int | None = None,
 
 
 def _parse_deal(raw: Any) -> tuple[list[list[int]], list[int]]:
+    shape = ('"deal" must be {"hands": [four racks], "wall": [tiles drawn first]}, each a list of tile codes or '
+             "one string")
     if not isinstance(raw, dict) or not isinstance(raw.get("hands"), list):
-        raise ReplayError('"deal" must be {"hands": [four lists of tiles], "wall": [tiles drawn first]}.')
+        raise ReplayError(shape + ".")
+    wall_raw = raw.get("wall", [])
+    if not all(isinstance(tiles, str | list) for tiles in [*raw["hands"], wall_raw]):
+        raise ReplayError(shape + ".")
     try:
-        hands = [parse_tiles(h) if isinstance(h, str) else parse_tiles([str(t) for t in h]) for h in raw["hands"]]
-        wall_raw = raw.get("wall", [])
-        wall = parse_tiles(wall_raw) if isinstance(wall_raw, str) else parse_tiles([str(t) for t in wall_raw])
+        hands = [parse_tiles(h) for h in raw["hands"]]
+        wall = parse_tiles(wall_raw)
     except TileError as exc:
         raise ReplayError(f"Bad deal: {exc}") from None
     return hands, wall
@@ -113,6 +138,6 @@ def _parse_deal(raw: Any) -> tuple[list[list[int]], list[int]]:
 
 def _describe(raw: Any) -> str:
     if isinstance(raw, dict):
-        who = f" by seat {raw['seat']}" if "seat" in raw and raw["seat"] != -1 else ""
-        return f"{raw.get('type', '?')}{who}"
+        who = f" by seat {str(raw['seat'])[:10]}" if "seat" in raw and raw["seat"] != -1 else ""
+        return f"{str(raw.get('type', '?'))[:40]}{who}"
     return "?"

@@ -120,13 +120,14 @@ _RANGES: dict[str, tuple[int, int]] = {
 
 def table_rules(preset: str = "nmjl", **options: Any) -> TableRules:
     """The preset's rules with ``options`` changed; raises :class:`RulesError` naming any bad option."""
-    if preset not in PRESETS:
-        raise RulesError(f"Unknown rules preset '{preset}'. Choose one of: {', '.join(PRESETS)}.")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesError(f"Unknown rules preset {preset!r:.40}. Choose one of: {', '.join(PRESETS)}.")
     known = {f.name: f for f in fields(TableRules)}
     values: dict[str, Any] = {"preset": preset, **PRESETS[preset]}
     for key, value in options.items():
         if key not in known or key == "preset":
-            raise RulesError(f"Unknown table option '{key}'. Options: {', '.join(sorted(set(known) - {'preset'}))}.")
+            raise RulesError(f"Unknown table option {key!r:.40}. Options: "
+                             f"{', '.join(sorted(set(known) - {'preset'}))}.")
         values[key] = value
     rules = TableRules(**values)
     _validate(rules, known)
@@ -151,14 +152,14 @@ def _validate(rules: TableRules, known: dict[str, Any]) -> None:
         value = getattr(rules, name)
         expected = type(getattr(defaults, name))
         if expected is bool and not isinstance(value, bool):
-            raise RulesError(f"Option '{name}' must be true or false, not {value!r}.")
+            raise RulesError(f"Option '{name}' must be true or false, not {value!r:.40}.")
         if expected is int and (not isinstance(value, int) or isinstance(value, bool)):
-            raise RulesError(f"Option '{name}' must be a whole number, not {value!r}.")
+            raise RulesError(f"Option '{name}' must be a whole number, not {value!r:.40}.")
         if expected is str and not isinstance(value, str):
-            raise RulesError(f"Option '{name}' must be text, not {value!r}.")
+            raise RulesError(f"Option '{name}' must be text, not {value!r:.40}.")
         if name in _CHOICES and value not in _CHOICES[name]:
             allowed = ", ".join(str(c) for c in _CHOICES[name])
-            raise RulesError(f"Option '{name}' must be one of {allowed}, not {value!r}.")
+            raise RulesError(f"Option '{name}' must be one of {allowed}, not {value!r:.40}.")
         if name in _RANGES:
             low, high = _RANGES[name]
             if not low <= value <= high:

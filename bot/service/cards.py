@@ -8,20 +8,23 @@ from pathlib import Path
 
 from bot.engine import classical
 from bot.engine.card import Card
-from bot.engine.cardfile import load_card_text
+from bot.engine.cardfile import MAX_CHARS, load_card_text
 from bot.engine.errors import CardError
+
+from .files import FileProblem, read_text
 
 DEFAULT_CARDS_DIR = Path(__file__).resolve().parents[2] / "data" / "cards"
 
 
 class UnknownCard(LookupError):
     def __init__(self, card_id: str, known: list[str]) -> None:
-        super().__init__(f"Unknown card '{card_id}'. Known cards: {', '.join(known) or 'none'} "
+        super().__init__(f"Unknown card '{card_id[:40]}'. Known cards: {', '.join(known) or 'none'} "
                          "(see 'charleston card list').")
 
 
 def cards_dir() -> Path:
-    return Path(os.environ.get("CHARLESTON_CARDS_DIR", DEFAULT_CARDS_DIR))
+    """The cards folder: ``CHARLESTON_CARDS_DIR`` if set, else the shipped ``data/cards``."""
+    return Path(os.environ.get("CHARLESTON_CARDS_DIR") or DEFAULT_CARDS_DIR)
 
 
 def card_files() -> dict[str, Path]:
@@ -30,10 +33,20 @@ def card_files() -> dict[str, Path]:
     return {path.stem: path for path in sorted(folder.glob("*.toml"))} if folder.is_dir() else {}
 
 
+def read_card_file(path: Path | str) -> str:
+    """The text of a card file; raises :class:`~bot.service.files.FileProblem` if it cannot be read (missing, a
+    folder, too big, not UTF-8)."""
+    return read_text(path, what="card file", max_bytes=MAX_CHARS)
+
+
 def load_card_file(path: Path | str) -> Card:
-    """Read and compile one card file; raises ``CardError`` listing every problem, ``OSError`` if unreadable."""
-    path = Path(path)
-    return load_card_text(path.read_text(encoding="utf-8"), source=str(path))
+    """Read and compile one card file; raises ``CardError`` listing every problem, including a file that cannot
+    be read, so one bad file in the cards folder never stops the others."""
+    try:
+        text = read_card_file(path)
+    except FileProblem as exc:
+        raise CardError([str(exc)]) from None
+    return load_card_text(text, source=str(path))
 
 
 @cache

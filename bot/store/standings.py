@@ -50,9 +50,11 @@ def parse_week(label: str) -> tuple[int, int]:
         raise ValueError(f"'{label}' is not a week: write it as YYYY-Www, e.g. 2026-W48.")
     year, week = int(m.group(1)), int(m.group(2))
     try:
-        date.fromisocalendar(year, week, 1)
+        monday = date.fromisocalendar(year, week, 1)
     except ValueError:
         raise ValueError(f"{year} has no week {week}.") from None
+    if not date(1000, 1, 1) <= monday <= date(9998, 12, 1):  # a league week's bounds reach a few days either side
+        raise ValueError(f"'{label}' is out of range: give a week between years 1000 and 9998.")
     return year, week
 
 

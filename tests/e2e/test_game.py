@@ -12,7 +12,9 @@ from game_driver import Driver, Person, greedy, make_bot
 
 from bot.engine.state import Phase
 from bot.service.clock import ManualClock
+from bot.service.narration import describe
 from bot.store import ledger
+from cogs import look
 from cogs.app import CharlestonBot
 
 
@@ -109,18 +111,49 @@ def _races(events: list) -> list[tuple[dict[int, bool], int, int]]:  # type: ign
 
 
 async def test_four_people_play_a_whole_game_through_their_dms(discord_double: Double, tmp_path: Path) -> None:
+    """... and nothing the bot posts outside a player's own DM shows a concealed tile."""
     people = [discord_double.user(name) for name in ("ruth", "sadie", "tova", "vera")]
     bot = make_bot(discord_double, tmp_path / "four.db", seeds=iter([5]))
+    secrets: set[str] = set()  # every sentence of a private event, as the table would word it
     async with discord_double.running(bot):
         await discord_double.wait_for_commands("table")
         table_id = await open_table(discord_double, people[0], computer_delay=0)
+        for seat in range(4):
+            bot.service.subscribe_seat(lambda u: secrets.update(
+                describe(e, lambda s: look.seat_label(u.table.view, s)) for e in u.events if e.private), table_id, seat)
         await seat_everyone(discord_double, bot, table_id, people, 0)
         driver = Driver(discord_double, bot, table_id, [Person(p, n) for n, p in enumerate(people)])
         await finish(driver, bot)
         assert all(p.moves >= 3 for p in driver.people.values())
         assert all("dm" in p.used for p in driver.people.values())
-        assert not [t for t in discord_double.threads() if any(a.filename == "rack.png" for m in t.messages
-                                                              for a in m.attachments)]
+    _assert_no_secrets_outside_dms(discord_double, secrets)
+
+
+def _assert_no_secrets_outside_dms(double: Double, secrets: set[str]) -> None:
+    """Every body the bot sent anywhere but a DM (thread messages, their edits, public answers), text and alt text,
+    holds no rack (no DM's rack alt text) and no private event's sentence."""
+    dm_channels = {c.id for c in double.world.channels.values() if c.type == 1}
+    racks: set[str] = set()
+    public: list[str] = []
+    for record in double.world.requests:
+        body = record.body if isinstance(record.body, dict) else {}
+        if isinstance(body.get("data"), dict):
+            body = body["data"]  # an interaction's answer
+        files = [a for a in body.get("attachments") or [] if isinstance(a, dict)]
+        texts = [str(body.get("content") or "")] + [str(a.get("description") or "") for a in files]
+        names = [str(a.get("filename") or "") for a in files]
+        channel = record.path.split("/channels/")[1].split("/")[0] if "/channels/" in record.path else None
+        ephemeral = bool(int(body.get("flags") or 0) & 64)
+        if (channel is not None and int(channel) in dm_channels) or ephemeral:
+            racks.update(t for t, n in zip(texts[1:], names, strict=False) if n == "rack.png")
+            continue
+        assert "rack.png" not in names, record.path
+        public.extend(texts)
+    assert racks and secrets, "the game produced private things to look for"
+    for text in public:
+        assert not any(rack and rack in text for rack in racks), text
+        assert not any(secret in text for secret in secrets), text
+        assert "You drew" not in text and "receives" not in text
 
 
 async def test_a_person_with_closed_dms_plays_from_the_my_rack_button(discord_double: Double,
