@@ -89,7 +89,8 @@ def result_line(view: TableView, game: PublicView) -> str:
     winner = seat_label(view, result["winner"])
     how = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with the heavenly hand"}.get(
         result["how"], result["how"])
-    return f"**Mah Jongg!** {winner} wins {how}: line {result['line']}, {result['value']} chips."
+    what = "four sets and a pair" if result["line"] == "classical" else f"line {result['line']}"
+    return f"**Mah Jongg!** {winner} wins {how}: {what}, {result['value']} chips."
 
 
 def _title(view: TableView) -> str:
