@@ -430,3 +430,20 @@ def test_CL4_the_documented_classical_replay_plays_back() -> None:
     state = played.game.state
     assert state.seats[2].exposures[0].tiles == T("5D 5D 5D") and state.seats[1].exposures == []
     assert state.turn == 3 and state.turn_state.needs_draw
+
+
+def test_CL1_the_card_command_checks_and_analyses_classical_racks(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+
+    assert main(["card", "check", "--card", "classical", "--exposed", "5C 5C 5C 5C; 7D 8D 9D",
+                 "1B 2B 3B N N N RD RD"]) == 0
+    assert "Mah Jongg: four sets and a pair" in capsys.readouterr().out
+    assert main(["card", "check", "--card", "classical", "--json", "1B 2B 3B 5C 5C 5C 7D 8D 9D N N N RD GD"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"mahjong": False, "matches": []}
+    assert main(["card", "analyze", "--card", "classical", "--json", "1B 2B 3B 5C 5C 5C 7D 8D 9D N N N RD"]) == 0
+    (hand,) = json.loads(capsys.readouterr().out)["hands"]
+    assert hand["missing"] == 1 and hand["need"] == ["RD"]
+    assert main(["card", "check", "--card", "classical", "1B J 3B"]) == 2
+    assert "no Joker" in capsys.readouterr().err
+    assert main(["card", "check", "--card", "classical", "--exposed", "5C 6C 8C", "1B 2B 3B N N N RD RD 2D"]) == 2
+    assert "is not a set" in capsys.readouterr().err
