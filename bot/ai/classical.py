@@ -30,6 +30,8 @@ from bot.engine.views import SeatView
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """What one level of the classical player weighs."""
+
     acceptance: bool  # break shanten ties by the unseen tiles that improve the rack
     blunder: float  # chance of throwing a random one of the three least useful tiles
 
