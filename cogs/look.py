@@ -90,7 +90,8 @@ def result_line(view: TableView, game: PublicView) -> str:
     winner = seat_label(view, result["winner"])
     how = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with the heavenly hand"}.get(
         result["how"], result["how"])
-    return f"**Mah Jongg!** {winner} wins {how}: line {result['line']}, {result['value']} chips."
+    what = "four sets and a pair" if result["line"] == "classical" else f"line {result['line']}"
+    return f"**Mah Jongg!** {winner} wins {how}: {what}, {result['value']} chips."
 
 
 def _title(view: TableView) -> str:
@@ -225,6 +226,10 @@ def hint_text(hints: list[Hint]) -> str:
         return "No line of the card can still be made with your tiles and what is out."
     lines = ["**Your closest lines**"]
     for hint in hints:
+        if hint.away is not None:  # the classical game: the closest four sets and a pair
+            helps = ", ".join(name(t) for t in hint.need) or "none left"
+            return _fit(f"**Your closest hand** ({hint.section}): `{hint.printed}`\n  {hint.away} tile(s) from Mah "
+                        f"Jongg; any of these helps: {helps} ({hint.live} still out there)")
         need = ", ".join(name(t) for t in hint.need) or "nothing: Mah Jongg!"
         lines.append(f"**{hint.line_id}** ({hint.section}, {hint.value}): `{hint.printed}`\n"
                      f"  still need {len(hint.need)}: {need}; {hint.live} of those tiles still out there")

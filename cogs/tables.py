@@ -41,14 +41,16 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
 
     @app_commands.command(name="new", description="Open a table in a new thread of this channel")
     @app_commands.describe(card="the card to play (default: the server's default card)",
-                           rules="the rules: modern NMJL, or the League's 1946 rules",
+                           rules="the rules: modern NMJL, the League's 1946 rules, or the classical chow/pung game",
                            call_seconds="how long a discard may be called (3 to 30 seconds)",
-                           players="3 or 4 players", strict="a wrong Mah Jongg kills the hand (default: refused)",
+                           players="2, 3 or 4 players", strict="a wrong Mah Jongg kills the hand (default: refused)",
                            computer_delay="seconds a computer player waits before each move (0 to 5)")
     @app_commands.choices(rules=[app_commands.Choice(name="NMJL (modern)", value="nmjl"),
-                                 app_commands.Choice(name="NMJL 1946", value="nmjl-1946")])
+                                 app_commands.Choice(name="NMJL 1946", value="nmjl-1946"),
+                                 app_commands.Choice(name="Classical (chow/pung, no card)", value="classical")])
     @app_commands.choices(players=[app_commands.Choice(name="4 players", value=4),
-                                   app_commands.Choice(name="3 players", value=3)])
+                                   app_commands.Choice(name="3 players", value=3),
+                                   app_commands.Choice(name="2 players", value=2)])
     async def new(self, interaction: discord.Interaction, card: str | None = None, rules: str = "nmjl",
                   call_seconds: app_commands.Range[int, 3, 30] = 8, players: int = 4, strict: bool = False,
                   computer_delay: app_commands.Range[float, 0, 5] = 1.5) -> None:

@@ -6,6 +6,7 @@ import os
 from functools import cache
 from pathlib import Path
 
+from bot.engine import classical
 from bot.engine.card import Card
 from bot.engine.cardfile import MAX_CHARS, load_card_text
 from bot.engine.errors import CardError
@@ -50,7 +51,10 @@ def load_card_file(path: Path | str) -> Card:
 
 @cache
 def load_card(card_id: str) -> Card:
-    """A shipped or imported card by id, compiled once per process."""
+    """A shipped or imported card by id, compiled once per process; ``classical`` is the classical game's built-in
+    card (four sets and a pair, no lines)."""
+    if card_id == classical.CARD.id:
+        return classical.CARD
     files = card_files()
     if card_id not in files:
         raise UnknownCard(card_id, sorted(files))
