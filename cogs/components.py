@@ -149,12 +149,13 @@ def table_view(update: TableUpdate) -> discord.ui.View | None:
         view.add_item(TableButton(table, "start", label=again, style=discord.ButtonStyle.primary))
         view.add_item(TableButton(table, "leave", label="Leave", style=discord.ButtonStyle.danger))
         return view
-    if game.phase == Phase.CALL_WINDOW and update.token is not None:
-        view.add_item(CallButton(table, update.token))
-        view.add_item(ActButton(table, update.token, "cm", label="Mah Jongg!", style=discord.ButtonStyle.success,
-                                row=0))
-        view.add_item(ActButton(table, update.token, "p", label="Pass", row=0))
-        view.add_item(ActButton(table, update.token, "h", label="Wait", row=0))
+    if update.claimable is not None:  # a discard may be called (under the 1946 rules, until the next one)
+        window = update.claimable[0]
+        view.add_item(CallButton(table, window))
+        view.add_item(ActButton(table, window, "cm", label="Mah Jongg!", style=discord.ButtonStyle.success, row=0))
+        if game.phase == Phase.CALL_WINDOW:
+            view.add_item(ActButton(table, window, "p", label="Pass", row=0))
+            view.add_item(ActButton(table, window, "h", label="Wait", row=0))
     view.add_item(TableButton(table, "rack", label="My rack", row=1))
     view.add_item(TableButton(table, "hint", label="Hint", row=1))
     return view
@@ -169,15 +170,16 @@ def seat_view(update: SeatUpdate) -> discord.ui.View | None:
         return view
     if token is None or (choices.empty and choices.pick is None):
         return None
-    if update.table.phase == Phase.CALL_WINDOW.value and not (choices.calls or choices.call_mahjong):
-        return None  # nothing to call: passing is the table message's business
+    claimable = update.table.claimable
     if choices.pick is not None:
         _pick(view, table, token, choices.pick, choices)
     elif choices.vote:
         for choice in choices.vote:
             view.add_item(ActButton(table, token, choice.key, label=choice.label))
-    elif choices.calls or choices.call_mahjong or choices.pass_call:
-        _calls(view, table, token, choices)
+    elif (choices.calls or choices.call_mahjong) and claimable is not None:
+        _calls(view, table, claimable[0], choices)
+    elif update.table.phase == Phase.CALL_WINDOW.value:
+        return None  # nothing to call: passing is the table message's business
     else:
         _turn(view, table, token, choices, update)
     return view

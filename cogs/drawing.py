@@ -13,6 +13,8 @@ import asyncio
 import functools
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -21,6 +23,19 @@ from bot.engine.views import PublicView, SeatView
 from renderers import Rendered, render_rack, render_table, warm_up
 
 T = TypeVar("T")
+
+
+def _start_worker(parent: int) -> None:
+    """In a new drawing process: load the fonts and palette now, and leave as soon as the bot is gone (a bot
+    killed outright can't stop its workers, and an orphan would keep its files and pipes open)."""
+    warm_up()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent watch", daemon=True).start()
 
 
 def default_workers() -> int:
@@ -37,7 +52,7 @@ class Drawing:
         if workers > 0:
             # spawn: a fresh interpreter, never a fork of one running an event loop and threads
             self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=warm_up)
+                                             initializer=_start_worker, initargs=(os.getpid(),))
         self._tables: dict[int, tuple[tuple[Any, ...], Rendered]] = {}
 
     @property

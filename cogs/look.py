@@ -42,10 +42,17 @@ def seat_label(view: TableView, seat: int) -> str:
     game = view.game
     wind = game.seats[seat].wind if game is not None else None
     if info.player_id is None and info.computer_level:
-        who = f"Computer ({info.computer_level}{', ' + wind if wind else ''})"
-        return who
+        return f"{wind} (computer)" if wind else f"Computer ({info.computer_level})"
     who = info.name or f"Seat {seat}"
     return f"{who} ({wind})" if wind else who
+
+
+def player_name(view: TableView, seat: int) -> str:
+    """Who sits in a seat, without the wind: "Ruth", "Computer (normal)"."""
+    info = view.seats[seat]
+    if info.player_id is None:
+        return f"Computer ({info.computer_level})" if info.computer_level else f"Seat {seat}"
+    return info.name or f"Seat {seat}"
 
 
 def event_lines(update: TableUpdate) -> list[str]:
@@ -113,7 +120,7 @@ async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing) -
         lines.append("\n".join(f"> {line}" for line in log[-LOG_LINES:]))
     files = []
     if game is not None:
-        labels = [seat_label(view, s) for s in range(4)]
+        labels = [player_name(view, s) for s in range(4)]  # the image adds each seat's wind itself
         image = await drawing.table(view.table_id, game, labels, view.wild)
         files.append(discord.File(io.BytesIO(image.png), filename="table.png", description=image.alt))
     return Payload(_fit("\n".join(lines)), files, c.table_view(update))
@@ -161,8 +168,10 @@ def actionable(update: SeatUpdate) -> bool:
     """Whether the player has something to decide now that their own message should offer: their turn, their
     pass or vote, or a discard they can actually call (a plain "pass" on every discard is left to the table)."""
     choices = update.choices
+    if choices.calls or choices.call_mahjong:
+        return True  # a discard she can call (a live window, or under the 1946 rules until the next discard)
     if update.table.phase == Phase.CALL_WINDOW.value:
-        return bool(choices.calls or choices.call_mahjong)
+        return False
     return update.awaited and not (choices.empty and choices.pick is None)
 
 
@@ -176,9 +185,10 @@ def _what_to_do(update: SeatUpdate, choices: SeatChoices) -> str:
         return "**Courtesy pass:** offer 0 to 3 tiles across."
     if choices.vote:
         return "**Stop the Charleston here, or go on to the second one?**"
-    if game.phase == Phase.CALL_WINDOW and game.window_tile is not None:
-        discarder = seat_label(update.table.view, game.window_discarder or 0)
-        return f"**{discarder} discarded {name(game.window_tile)}.** Call it?"
+    claimable = update.table.claimable
+    if (choices.calls or choices.call_mahjong) and claimable is not None:
+        discarder = seat_label(update.table.view, claimable[2])
+        return f"**{discarder} discarded {name(claimable[1])}.** Call it?"
     if choices.discard:
         drawn = update.view.drawn if update.view is not None else None
         took = f" You drew **{name(drawn)}**." if drawn is not None else ""

@@ -255,7 +255,8 @@ class Presenter:
         where = dms.get(str(seat))
         if shown.notified is None and where is not None and len(where) > 2:
             shown.notified = where[2]  # after a restart: the decision the standing DM was sent for
-        fresh = shown.force_new or (look.actionable(update) and update.table.phase != Phase.CALL_WINDOW.value
+        fresh = shown.force_new or (update.awaited and look.actionable(update)
+                                    and update.table.phase != Phase.CALL_WINDOW.value
                                     and update.table.token != shown.notified)
         shown.force_new = False
         payload = await look.seat_payload(update, list(shown.notes), self.bot.drawing)
@@ -274,7 +275,7 @@ class Presenter:
             await self._dms_closed(table_id, seat)
             shown.shown = print_
             return
-        if look.actionable(update):
+        if update.awaited and look.actionable(update):
             shown.notified = update.table.token
         shown.shown = print_
         shown.notes.clear()
@@ -324,6 +325,7 @@ def fingerprint(update: SeatUpdate) -> tuple[Any, ...]:
     table = update.table
     acting = look.actionable(update)
     return (table.view.game.game_no if table.view.game else None, table.phase == Phase.FINISHED.value, acting,
-            table.token if acting else None, view.rack if view else None, view.drawn if view else None,
+            (table.token, table.claimable) if acting else None, view.rack if view else None,
+            view.drawn if view else None,
             view.exposures if view else None, tuple(update.choices.keys()) if acting else (),
             table.view.seats[update.seat].away, table.deadline if acting else None)

@@ -44,7 +44,7 @@ class PublicView:
     wall: int  # tiles left to draw
     seats: tuple[PublicSeat, ...]
     discards: tuple[tuple[int, int], ...]  # (seat, tile), oldest first
-    window_tile: int | None  # the discard that may be claimed now
+    window_tile: int | None  # the discard that may be claimed now (a call window's, or a 1946 late claim's)
     window_discarder: int | None
     mahjong_only: bool
     charleston_step: str | None
@@ -106,7 +106,9 @@ def public_view(game: Game) -> PublicView:
                    seat.dead, seat.empty)
         for s, seat in enumerate(state.seats)
     )
-    window = state.window
+    # The discard that may be claimed now: a call window's, or under the 1946 rules the last discard, claimable
+    # until the next one (docs/rules.md §11.7).
+    window = state.window or (state.late_window if state.phase == Phase.PLAY else None)
     step = None
     blind = False
     if state.phase == Phase.CHARLESTON and state.charleston is not None:

@@ -43,9 +43,20 @@ def open_tokens(game: Game) -> frozenset[str]:
     """Every decision still open: the current one, and under the 1946 rules the discard still claimable."""
     token = current_token(game)
     tokens = {token} if token else set()
-    if game.state.phase == Phase.PLAY and game.state.late_window is not None:
-        tokens.add(f"{game.state.game_no}w{game.state.turns}")
+    window = claimable(game)
+    if window is not None:
+        tokens.add(window[0])
     return frozenset(tokens)
+
+
+def claimable(game: Game) -> tuple[str, int, int] | None:
+    """The discard that may be called now, as (its window's token, the tile, its discarder): the live call
+    window's, or under the 1946 rules the last discard, claimable until the next one."""
+    state = game.state
+    window = state.window if state.phase == Phase.CALL_WINDOW else state.late_window
+    if window is None or state.phase not in (Phase.CALL_WINDOW, Phase.PLAY):
+        return None
+    return f"{state.game_no}w{state.turns}", window.tile, window.discarder
 
 
 def is_token(text: str) -> bool:

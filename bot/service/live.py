@@ -15,7 +15,7 @@ from bot.engine.views import public_view, seat_view, waiting_for
 from bot.store.records import TableRow
 
 from .choices import SeatChoices, choices_for
-from .decisions import current_token
+from .decisions import claimable, current_token
 from .updates import LOBBY, SeatInfo, SeatUpdate, TableOptions, TableUpdate, TableView
 
 DEFAULT_LEVEL = "normal"  # the computer that stands in for an away player
@@ -93,7 +93,8 @@ class LiveTable:
         phase = game.state.phase.value if game is not None else LOBBY
         token = current_token(game) if game is not None else None
         return TableUpdate(self.table_id, self.updates, cause, phase, self.awaiting(), self.deadline, token,
-                           tuple(e for e in events if not e.private), self.view())
+                           tuple(e for e in events if not e.private), self.view(),
+                           claimable(game) if game is not None else None)
 
     def seat_update(self, update: TableUpdate, seat: int, events: list[Event]) -> SeatUpdate:
         """``update`` as ``seat`` sees it: with its rack, its own private events and its choices."""

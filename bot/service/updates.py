@@ -90,7 +90,9 @@ class TableUpdate:
     ``deadline`` the moment the table's clock acts if they don't (the same moment the clock uses). ``token`` is
     the current decision (:mod:`bot.service.decisions`); ``cause`` says what made the change: ``create``,
     ``join``, ``leave``, ``computer``, ``start``, ``act``, ``auto`` (a draw or a computer move), ``deadline``,
-    ``away``, ``back``, ``close``, ``restore``.
+    ``away``, ``back``, ``close``, ``show`` (a look, not a change). ``claimable`` is the discard that may be
+    called now, with its window's token (a live call window, or under the 1946 rules the last discard until the
+    next one).
     """
 
     table_id: int
@@ -102,6 +104,7 @@ class TableUpdate:
     token: str | None
     events: tuple[Event, ...]  # public events only
     view: TableView
+    claimable: tuple[str, int, int] | None = None  # the discard that may be called: (token, tile, discarder)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,16 +36,40 @@ async def start_bot(double: Double, db: Path, run: int = 1) -> asyncio.subproces
     """Start `charleston bot` and wait until it has identified and synced /ping."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "bot", env=bot_env(double, db), cwd=str(db.parent),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
     gateway = double.gateway
     try:
         await double.wait_for(lambda: gateway.identifies == run and gateway.connected, 20, f"bot run {run} to identify")
         await double.wait_for_commands("ping")
     except BaseException:
-        process.kill()
-        _, err = await process.communicate()
+        os.killpg(process.pid, signal.SIGKILL)
+        _, err = await asyncio.wait_for(process.communicate(), 20)
         raise AssertionError(f"the bot did not come up:\n{err.decode()[-3000:]}") from None
     return process
+
+
+async def kill_bot(process: asyncio.subprocess.Process) -> None:
+    """SIGKILL the bot process alone (as the OOM killer would) and wait for it and everything it started to go.
+
+    Its drawing workers must leave by themselves: one outliving the bot would keep the bot's output pipes open.
+    """
+    process.send_signal(signal.SIGKILL)
+    try:
+        await asyncio.wait_for(process.communicate(), 20)
+    except TimeoutError:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise AssertionError("a process the bot started outlived it by 20 s") from None
+
+
+async def stop_bot(process: asyncio.subprocess.Process) -> bytes:
+    """SIGTERM the bot and wait for it to stop; whatever it left running is killed. Returns its stderr."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        _, err = await asyncio.wait_for(process.communicate(), 20)
+    except TimeoutError:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise AssertionError("the bot did not stop within 20 s of SIGTERM") from None
+    return err
 
 
 async def test_the_bot_connects_answers_survives_a_reconnect_and_a_429_and_stops_on_sigterm(
@@ -69,8 +93,7 @@ async def test_the_bot_connects_answers_survives_a_reconnect_and_a_429_and_stops
         again = await (await alice.slash("ping")).message()
         assert again.content.startswith("Pong!")
     finally:
-        process.send_signal(signal.SIGTERM)
-        _, err = await asyncio.wait_for(process.communicate(), 20)
+        err = await stop_bot(process)
     log = err.decode()
     assert process.returncode == 0, log[-3000:]
     assert "stopping: finishing in-flight actions" in log and "Traceback" not in log
@@ -110,8 +133,7 @@ async def test_a_bot_killed_mid_game_carries_every_table_on_when_started_again(
             if await actions() >= 20:
                 break
             await asyncio.sleep(0.05)
-        process.send_signal(signal.SIGKILL)
-        await process.wait()
+        await kill_bot(process)
         before = await actions()
         assert before >= 20
         (ended,) = await reader.fetchone("SELECT COUNT(*) FROM games WHERE ended_at IS NOT NULL")
@@ -127,8 +149,7 @@ async def test_a_bot_killed_mid_game_carries_every_table_on_when_started_again(
             else:
                 pytest.fail("the restarted bot did not finish the game")
         finally:
-            process.send_signal(signal.SIGTERM)
-            await asyncio.wait_for(process.communicate(), 20)
+            await stop_bot(process)
         assert await actions() > before
         assert await ledger.verify(reader) == []
     finally:

@@ -5,12 +5,11 @@ process; the person plays only by what Discord shows her."""
 from __future__ import annotations
 
 import asyncio
-import signal
 from pathlib import Path
 
 from discord_double import Double, Player
 from discord_double.models import Message
-from test_bot_runtime import start_bot
+from test_bot_runtime import kill_bot, start_bot, stop_bot
 
 from bot.store import ledger
 from bot.store.db import Database
@@ -97,8 +96,7 @@ async def test_a_button_drawn_before_a_sigkill_works_after_the_restart(discord_d
         before_kill = _own_message(alice)
         assert before_kill is not None
     finally:
-        process.send_signal(signal.SIGKILL)
-        await process.wait()
+        await kill_bot(process)
 
     process = await start_bot(discord_double, db_path, run=2)
     try:
@@ -125,5 +123,4 @@ async def test_a_button_drawn_before_a_sigkill_works_after_the_restart(discord_d
         assert await ledger.verify(reader) == []
         await reader.close()
     finally:
-        process.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(process.communicate(), 20)
+        await stop_bot(process)
