@@ -154,9 +154,9 @@ async def standings(db: Database, guild_id: int, start: datetime | None = None,
         params.append(end.astimezone(UTC).isoformat(timespec="milliseconds"))
     rows = await db.fetchall(f"""
             SELECT gs.player_id, COALESCE(p.display_name, CAST(gs.player_id AS TEXT)) AS name, COUNT(*) AS games,
-                   SUM(g.winner_seat = gs.seat) AS wins,
-                   SUM(g.winner_seat = gs.seat AND g.self_pick) AS self_picks,
-                   SUM(g.winner_seat = gs.seat AND g.jokerless) AS jokerless_wins
+                   COALESCE(SUM(g.winner_seat = gs.seat), 0) AS wins,
+                   COALESCE(SUM(g.winner_seat = gs.seat AND g.self_pick), 0) AS self_picks,
+                   COALESCE(SUM(g.winner_seat = gs.seat AND g.jokerless), 0) AS jokerless_wins
               FROM game_seats gs JOIN games g USING (game_id) LEFT JOIN players p ON p.player_id = gs.player_id
              WHERE {where} AND gs.player_id IS NOT NULL
              GROUP BY gs.player_id""", params)

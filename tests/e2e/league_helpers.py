@@ -5,6 +5,7 @@ count)."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -34,11 +35,11 @@ class RunningClock(ManualClock):
 
 
 def make_league_bot(double: Double, db: Path, clock: ManualClock, *, global_commands: bool = False) -> CharlestonBot:
-    """The Charleston bot for the double, with the test's clock; commands synced to the double's guild (or, with
-    ``global_commands``, globally, so every guild of the double has them)."""
+    """The Charleston bot for the double, with the test's clock and table seeds 1, 2, 3...; commands synced to the
+    double's guild (or, with ``global_commands``, globally, so every guild of the double has them)."""
     guild = None if global_commands else double.guild_id
     settings = Settings(double.token, str(db), guild, "INFO", double.api_base, double.gateway_url, 0.05)
-    return CharlestonBot(settings, clock=clock)
+    return CharlestonBot(settings, clock=clock, seeds=itertools.count(1))
 
 
 def mid_week(timezone: str = "UTC", now: datetime | None = None) -> int:
@@ -67,7 +68,7 @@ async def create_league(double: Double, manager: Player, name: str, timezone: st
     return answer
 
 
-async def league_game(double: Double, bot: CharlestonBot, player: Player, level: str = "random",
+async def league_game(double: Double, bot: CharlestonBot, player: Player, level: str = "normal",
                       **options: object) -> int:
     """``player`` opens a table where they are (with ``options``, e.g. ``league=``), seats three computers, deals
     and steps away; the computers finish the game at once. Returns the table id once the game is settled.
