@@ -119,7 +119,8 @@ def info_text(info: LeagueInfo, members_word: str = "member") -> str:
              + (" · players join with their first game at its tables" if league.auto_join else ""),
              f"Season: **{info.season.name}**" if info.season else f"No season running ({info.seasons} so far)."]
     for post in info.problems:
-        lines.append(f"⚠ The standings of week {post.week} could not be posted ({post.attempts} tries): "
+        tries = f"{post.attempts} tr{'y' if post.attempts == 1 else 'ies'}"
+        lines.append(f"⚠ The standings of week {post.week} could not be posted ({tries}): "
                      f"{post.last_error}. Next try <t:{int(datetime.fromisoformat(post.next_try_at).timestamp())}:R>."
                      if post.next_try_at else f"⚠ Week {post.week}: {post.last_error}")
     return "\n".join(lines)[:2000]

@@ -52,7 +52,8 @@ class WeeklyPoster:
         self.bot = bot
         self.posts = posts
         self.check_seconds = check_seconds
-        self.passes = 0  # completed passes (tests wait on it)
+        self.started = 0  # passes begun, and
+        self.passes = 0  # passes completed (a test that moved the clock waits for one begun after its wake)
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -76,6 +77,7 @@ class WeeklyPoster:
     async def _run(self) -> None:
         while not self._stop.is_set():
             self._wake.clear()
+            self.started += 1
             try:
                 await self.run_once()
                 wakeup = await self.posts.next_wakeup()
