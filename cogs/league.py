@@ -227,8 +227,9 @@ class Standings(commands.Cog):
         if label is not None:
             shown = await looks.week_message(await self.bot.leagues.week(found, label))
         else:
+            everything = season == ALL_GAMES
             shown = await looks.season_message(
-                await self.bot.leagues.season(found, None if season == ALL_GAMES else season))
+                await self.bot.leagues.season(found, None if everything else season, all_games=everything))
         await reply(interaction, shown.content, ephemeral=False, file=shown.file())
 
     @standings.autocomplete("week")

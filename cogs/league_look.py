@@ -96,16 +96,18 @@ def _signed(amount: int) -> str:
 
 def statement_text(statement: Statement, name: str, where: str) -> str:
     """A player's balance and latest postings."""
+    count = statement.transactions
     lines = [f"**{plain(name)}** in {where}: **{_signed(statement.balance)}** chips "
-             f"({statement.postings} posting{'s' if statement.postings != 1 else ''})."]
+             f"({count} game{'s' if count != 1 else ''} settled or corrected)."]
     if statement.latest:
         lines.append("Latest:")
-    for posting in statement.latest:
-        when = datetime.fromisoformat(str(posting["created_at"]))
-        game = f"game {posting['game_id']}" + (f" at table {posting['table_id']}" if posting["table_id"] else "")
-        kind = "" if posting["kind"] == "settlement" else f" ({posting['kind']})"
-        lines.append(f"- <t:{int(when.timestamp())}:d> {game}{kind}: **{_signed(int(str(posting['amount'])))}** "
-                     f"{plain(str(posting['reason'] or ''))}".rstrip())
+    for entry in statement.latest:
+        when = datetime.fromisoformat(str(entry["created_at"]))
+        game = f"game {entry['game_id']}" + (f" at table {entry['table_id']}" if entry["table_id"] else "")
+        kind = "" if entry["kind"] == "settlement" else f" ({entry['kind']})"
+        reasons = "; ".join(dict.fromkeys(str(entry["reason"] or "").split("; ")))
+        lines.append(f"- <t:{int(when.timestamp())}:d> {game}{kind}: **{_signed(int(str(entry['amount'])))}**"
+                     + (f" ({plain(reasons)})" if reasons else ""))
     return "\n".join(lines)[:2000]
 
 

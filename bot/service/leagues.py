@@ -78,12 +78,13 @@ class LeagueInfo:
 
 @dataclass(frozen=True, slots=True)
 class Statement:
-    """A player's balance in a guild (or one league) and their latest postings."""
+    """A player's balance in a guild (or one league): how many transactions (games settled, corrections) make it,
+    and the latest of them (the player's amount in each, and why)."""
 
     player_id: int
     league: LeagueRow | None
     balance: int
-    postings: int
+    transactions: int
     latest: list[dict[str, object]]
 
 
@@ -284,10 +285,15 @@ class LeagueService:
         rows = await standings(self.db, league.guild_id, start, end, league_id=league.league_id)
         return WeekStandings(league, label, start, end, rows)
 
-    async def season(self, league: LeagueRow, name: str | None) -> SeasonStandings:
-        """A season's standings (``name``, else the running season, else every game so far) and its weeks."""
-        season = await store.season_by_name(self.db, league.league_id, name) if name else \
-            await store.open_season(self.db, league.league_id)
+    async def season(self, league: LeagueRow, name: str | None, *, all_games: bool = False) -> SeasonStandings:
+        """A season's standings (``name``, else the running season, else every game so far; with ``all_games``,
+        every game so far) and its weeks."""
+        if all_games:
+            season = None
+        elif name:
+            season = await store.season_by_name(self.db, league.league_id, name)
+        else:
+            season = await store.open_season(self.db, league.league_id)
         if name and season is None:
             known = [s.name for s in await store.seasons_of(self.db, league.league_id)]
             raise TableError(ErrorKind.BAD_INPUT, f"{league.name} has no season named '{name[:MAX_NAME]}'. "
@@ -315,7 +321,7 @@ class LeagueService:
 
     async def statement(self, guild_id: int, player_id: int, league: LeagueRow | None,
                         limit: int = 10) -> Statement:
-        """A player's balance and latest postings in this guild (or one of its leagues)."""
+        """A player's balance and latest transactions in this guild (or one of its leagues)."""
         total, count, latest = await ledger.player_statement(
             self.db, guild_id, player_id, league_id=league.league_id if league else None, limit=limit)
         return Statement(player_id, league, total, count, latest)

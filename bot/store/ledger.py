@@ -142,18 +142,18 @@ def _scope(guild_id: int, league_id: int | None) -> tuple[str, list[object]]:
 
 async def player_statement(db: Database, guild_id: int, player_id: int, *, league_id: int | None = None,
                            limit: int = 10) -> tuple[int, int, list[dict[str, object]]]:
-    """A player's balance in one guild (or league), how many postings make it, and the last ``limit`` of them,
-    newest first (with the game, its table, when, the amount and why)."""
+    """A player's balance in one guild (or league), how many transactions (games settled, corrections) make it,
+    and the last ``limit`` of them, newest first: the game, its table, when, the player's amount and why."""
     where, params = _scope(guild_id, league_id)
-    row = await db.fetchone(f"SELECT COALESCE(SUM(p.amount), 0), COUNT(*) FROM ledger_postings p "
+    row = await db.fetchone(f"SELECT COALESCE(SUM(p.amount), 0), COUNT(DISTINCT t.txn_id) FROM ledger_postings p "
                             f"JOIN ledger_transactions t USING (txn_id) WHERE {where} AND p.player_id = ?",
                             [*params, player_id])
     total, count = (int(row[0]), int(row[1])) if row else (0, 0)
     rows = await db.fetchall(
-        f"SELECT t.txn_id, t.game_id, g.table_id, t.kind, t.created_at, p.amount, p.reason FROM ledger_postings p "
-        f"JOIN ledger_transactions t USING (txn_id) LEFT JOIN games g ON g.game_id = t.game_id "
-        f"WHERE {where} AND p.player_id = ? ORDER BY t.txn_id DESC, p.posting_id DESC LIMIT ?",
-        [*params, player_id, limit])
+        f"SELECT t.txn_id, t.game_id, g.table_id, t.kind, t.created_at, SUM(p.amount) AS amount, "
+        f"GROUP_CONCAT(p.reason, '; ') AS reason FROM ledger_postings p JOIN ledger_transactions t USING (txn_id) "
+        f"LEFT JOIN games g ON g.game_id = t.game_id WHERE {where} AND p.player_id = ? "
+        f"GROUP BY t.txn_id ORDER BY t.txn_id DESC LIMIT ?", [*params, player_id, limit])
     return total, count, [dict(r) for r in rows]
 
 

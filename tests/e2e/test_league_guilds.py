@@ -56,8 +56,8 @@ async def test_two_servers_with_same_named_leagues_see_only_their_own(discord_do
                                                         (guild_id,))
             assert games == {int(g) for g in str(expected[0]).split(",")}
         # Sadie plays only here: in the other server her ledger is empty
-        assert "**0** chips (0 postings)" in (await said(await sadie_there.slash("ledger"))).content
-        assert "(0 postings)" not in (await said(await sadie.slash("ledger"))).content
+        assert "**0** chips (0 games settled or corrected)" in (await said(await sadie_there.slash("ledger"))).content
+        assert "(0 games" not in (await said(await sadie.slash("ledger"))).content
 
         for player, title, hidden in ((ruth, "Garden Club card", "Allotment card"),
                                       (zoe, "Allotment card", "Garden Club card")):
