@@ -220,9 +220,9 @@ class LeagueService:
         if running is not None:
             raise TableError(ErrorKind.EXISTS, f"The season '{running.name}' is still running: end it first with "
                              "/league-admin season end.")
-        if await store.season_by_name(self.db, league.league_id, name) is not None:
-            raise TableError(ErrorKind.EXISTS, f"{league.name} already had a season named '{name}': choose another "
-                             "name.")
+        if (same := await store.season_by_name(self.db, league.league_id, name)) is not None:
+            raise TableError(ErrorKind.EXISTS, f"{league.name} already had a season named '{same.name}': choose "
+                             "another name.")
         return await store.insert_season(self.db, league.league_id, name, self.now_iso())
 
     async def end_season(self, league: LeagueRow) -> SeasonRow:
