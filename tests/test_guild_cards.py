@@ -12,7 +12,7 @@ from service_helpers import OpenDb
 
 from bot.service.cards import UnknownCard, card_label, imported_id, load_card
 from bot.service.errors import ErrorKind, TableError
-from bot.service.guild_cards import MAX_CARD_BYTES, CardProblems, GuildCards, card_name
+from bot.service.guild_cards import MAX_CARD_BYTES, CardProblems, GuildCards
 
 GARDEN = """[card]
 id = "garden"
