@@ -37,8 +37,8 @@ class Controls:
     async def act(self, interaction: discord.Interaction, table: int, token: str, key: str) -> None:
         """Make a move for the presser."""
         try:
-            if self._own_message(interaction):
-                await defer(interaction)  # acknowledged at once; the message is brought up to date below
+            # Acknowledged before anything else: the table may be busy (computer moves hold its lock).
+            await defer(interaction)
             mine = await self.service.act(table, interaction.user.id, key, token=token)
             await self.answer_move(interaction, mine)
         except Exception as exc:
@@ -53,17 +53,16 @@ class Controls:
         """Show the mover the result: their own message brought up to date, or a private line for a move made
         from the table message or by command."""
         if self._own_message(interaction):
-            if interaction.guild_id is None:
-                await self.bot.presenter.refresh_seat(mine)  # the DM is the presenter's to keep
-            else:
+            await self.bot.presenter.refresh_seat(mine)  # the DM is the presenter's to keep
+            message = interaction.message
+            if message is not None and message.flags.ephemeral:  # a private answer (My rack, a joker offer)
                 payload = await look.seat_payload(mine, look.private_notes(mine))
                 await interaction.edit_original_response(content=payload.content, attachments=payload.files,
                                                          view=payload.view)
             return
-        if interaction.type == discord.InteractionType.component:
-            await defer(interaction)  # pressed under the table message, which shows the move itself
-        else:
+        if interaction.type != discord.InteractionType.component:
             await reply(interaction, look.confirmation(mine))
+        # else: pressed under the table message, which shows the move itself (already acknowledged)
 
     async def pick(self, interaction: discord.Interaction, table: int, token: str, mode: str,
                    values: list[str]) -> None:

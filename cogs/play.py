@@ -16,7 +16,7 @@ from bot.service.errors import ErrorKind, TableError
 from bot.service.updates import SeatUpdate
 
 from . import look
-from .replies import reply
+from .replies import defer, reply
 from .tables import table_for
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ class Play(commands.GroupCog, group_name="play", group_description="Make a move 
 
     async def _move(self, interaction: discord.Interaction, key: str) -> None:
         table = table_for(self.bot, interaction)
+        await defer(interaction, thinking=True)  # the table may be busy: answer Discord first
         mine = await self.bot.service.act(table, interaction.user.id, key)
         await self.bot.controls.answer_move(interaction, mine)
 

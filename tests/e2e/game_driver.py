@@ -24,11 +24,11 @@ from cogs.app import CharlestonBot
 Policy = Callable[[object, int], Action]
 
 
-def make_bot(double: Double, db: Path, *, clock: ManualClock | None = None,
-             seeds: Iterator[int] | None = None) -> CharlestonBot:
-    """The Charleston bot for the double: commands synced to its guild, messages refreshed every 0.05 s, new
-    tables dealt from ``seeds``."""
-    settings = Settings(double.token, str(db), double.guild_id, "INFO", double.api_base, double.gateway_url, 0.05)
+def make_bot(double: Double, db: Path, *, clock: ManualClock | None = None, seeds: Iterator[int] | None = None,
+             refresh: float = 0.05) -> CharlestonBot:
+    """The Charleston bot for the double: commands synced to its guild, messages refreshed every ``refresh``
+    seconds, new tables dealt from ``seeds``."""
+    settings = Settings(double.token, str(db), double.guild_id, "INFO", double.api_base, double.gateway_url, refresh)
     return CharlestonBot(settings, clock=clock, seeds=seeds)
 
 
@@ -60,6 +60,15 @@ class Person:
     policy: Policy = normal
     moves: int = 0
     used: list[str] = field(default_factory=list)  # how each move was made: "dm", "table", "rack"
+
+
+def _component_for(table: int, token: str | None, action: Action) -> str:
+    """The custom_id (or its start) of the component that makes ``action``."""
+    if isinstance(action, (CharlestonPass, CourtesyOffer)) and action.tiles:
+        return f"ch:p:{table}:{token}:"
+    if isinstance(action, ExchangeJoker):
+        return f"ch:t:{table}:jokers"
+    return f"ch:a:{table}:{token}:{action_key(action)}"
 
 
 class Driver:
@@ -118,7 +127,7 @@ class Driver:
         if isinstance(action, (PassCall, Hold)) and not isinstance(action, Call):
             sent = await self._from_table(person, token, action_key(action))
         else:
-            message = await self._own_message(person, token)
+            message = await self._own_message(person, token, action)
             sent = await self._press(person, message, token, action)
         kind = await sent.response()
         assert not sent.interaction.errors, sent.interaction.errors
@@ -129,12 +138,15 @@ class Driver:
                                    f"{person.player} to have moved")
         person.moves += 1
 
-    async def _own_message(self, person: Person, token: str | None) -> Message:
-        """The person's message for this decision: their DM, or the "My rack" answer where DMs are closed."""
+    async def _own_message(self, person: Person, token: str | None, action: Action) -> Message:
+        """The person's message for this decision, once it offers this move (a message drawn before the rack last
+        changed may not): their DM, or the "My rack" answer where DMs are closed."""
+        wanted = _component_for(self.table_id, token, action)
+
         def current() -> Message | None:
             for message in reversed(person.player.dms()):
                 rack = any(a.filename == "rack.png" for a in message.attachments)
-                if rack and any(f":{token}:" in cid or cid.endswith(f":{token}") for cid in message.custom_ids):
+                if rack and any(cid.startswith(wanted) for cid in message.custom_ids):
                     return message
             return None
 

@@ -1,0 +1,118 @@
+"""The Discord bot under load, over the offline Discord of the tests (tests/e2e/discord_double).
+
+    python benchmarks/bench_discord.py [--tables 100] [--refresh 1.0] [--validate]
+
+--tables tables play at once in one bot process: at each, one scripted person (who plays like a `normal`
+computer player, through the buttons and selects of her DM and the table message) and three computer players
+(computer delay 0). Every person opens her table with /table new, seats the computers with the lobby's button,
+starts, and plays to the end. Reported:
+
+- first-response latency: from each interaction's dispatch by Discord to the bot's first answer (the double
+  timestamps both); goal p99 <= 300 ms (Discord allows 3 s);
+- REST calls per game action: every request the bot made (messages, edits, DMs, answers) over every action
+  applied at the tables, computers' included;
+- rack DM render + send: from the moment a DM is due to the moment Discord has it (drawing the rack image,
+  encoding it, uploading it); goal median <= 50 ms.
+
+The double runs in the same process and event loop as the bot, so its own work (HTTP, multipart, gateway) counts
+against the bot: the figures are an upper bound. --validate also checks every request against Discord's OpenAPI
+spec, as the tests do (CHARLESTON_DISCORD_SPEC or ../shared/discord-openapi.json); that checking is slower than
+the bot itself, so it is off by default here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT)]
+
+from discord_double import DiscordDouble, Double, World, load_validator, spec_path  # noqa: E402
+from game_driver import Driver, Person, make_bot  # noqa: E402
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
+
+
+async def run(tables: int, refresh: float, validate: bool) -> None:
+    validator = load_validator(str(spec_path())) if validate else None
+    server = await DiscordDouble(World(), validator).start()
+    double = Double(server)
+    with tempfile.TemporaryDirectory() as folder:
+        bot = make_bot(double, Path(folder) / "bench.db", seeds=iter(range(1000, 1000 + tables)), refresh=refresh)
+        dm_times: list[float] = []
+        flush = bot.presenter._flush_seat
+
+        async def timed(key, shown):  # type: ignore[no-untyped-def]
+            started = time.perf_counter()
+            before = double.world.rest_calls.copy()
+            await flush(key, shown)
+            if double.world.rest_calls != before:  # a DM was actually sent or edited
+                dm_times.append(time.perf_counter() - started)
+
+        bot.presenter._flush_seat = timed  # type: ignore[method-assign]
+        async with double.running(bot):
+            await double.wait_for_commands("table", timeout=30)
+            people = [double.user(f"player{n}") for n in range(tables)]
+            started = time.perf_counter()
+            results = await asyncio.gather(*(_play(double, bot, person) for person in people),
+                                           return_exceptions=True)
+            elapsed = time.perf_counter() - started
+            failures = [r for r in results if isinstance(r, BaseException)]
+            actions = sum(t.version for t in bot.service.tables.values())
+            finished = sum(1 for t in bot.service.tables.values() if t.game is not None and not t.playing)
+        await server.close()
+    latency = double.world.latency_percentiles()
+    calls = sum(double.world.rest_calls.values())
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
+          f"spec validation {'on' if validate else 'off'}; message refresh {refresh:g} s")
+    print(f"{tables} tables (1 person + 3 computers each): {finished} games finished in {elapsed:.0f} s; "
+          f"{len(failures)} failed{': ' + repr(failures[0])[:200] if failures else ''}")
+    print(f"first response: {latency['n']} interactions, p50 {latency['p50'] * 1e3:.0f} ms, "
+          f"p99 {latency['p99'] * 1e3:.0f} ms (goal p99 <= 300 ms)")
+    print(f"REST calls: {calls} for {actions} game actions = {calls / max(actions, 1):.2f} per action")
+    if dm_times:
+        print(f"rack DM render + send: {len(dm_times)} DMs, median {statistics.median(dm_times) * 1e3:.0f} ms, "
+              f"p99 {_percentile(dm_times, 0.99) * 1e3:.0f} ms (goal median <= 50 ms)")
+
+
+async def _play(double: Double, bot, person) -> None:  # type: ignore[no-untyped-def]
+    """One person's table, from /table new to the end of the game."""
+    sent = await person.slash("table", "new", computer_delay=0)
+    answer = await sent.message(timeout=60)
+    table_id = int(answer.content.split("**table ")[1].split("**")[0])
+    live = bot.service.tables[table_id]
+    await double.wait_for(lambda: live.row.display.get("message") is not None, 60, "the lobby")
+    thread = double.world.channels[live.row.display["thread"]]
+    here = person.at(thread)
+    for _ in range(3):
+        message = double.world.messages[live.row.display["message"]]
+        await (await here.click(message, f"ch:t:{table_id}:computer")).response(timeout=60)
+    await double.wait_for(lambda: all(not s.empty for s in bot.service.view(table_id).seats), 60, "a full table")
+    message = double.world.messages[live.row.display["message"]]
+    await (await here.click(message, f"ch:t:{table_id}:start")).response(timeout=60)
+    await Driver(double, bot, table_id, [Person(person, 0)]).play(timeout=900)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--refresh", type=float, default=1.0, help="seconds between two updates of one message")
+    parser.add_argument("--validate", action="store_true", help="validate every request against the spec")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    asyncio.run(run(args.tables, args.refresh, args.validate))
+
+
+if __name__ == "__main__":
+    main()
