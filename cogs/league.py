@@ -222,14 +222,16 @@ class Standings(commands.Cog):
         found = await self.bot.leagues.find(guild_of(interaction), league, here(interaction))
         if week and season:
             raise TableError(ErrorKind.BAD_INPUT, "Give a week or a season, not both.")
-        label = None if season else self.bot.leagues.week_of(found, week)
-        await defer(interaction, ephemeral=False, thinking=True)
-        if label is not None:
-            shown = await looks.week_message(await self.bot.leagues.week(found, label))
-        else:
+        # The figures first: a mistake (an unknown season) is answered privately, before the public "thinking".
+        if season:
             everything = season == ALL_GAMES
-            shown = await looks.season_message(
-                await self.bot.leagues.season(found, None if everything else season, all_games=everything))
+            figures = await self.bot.leagues.season(found, None if everything else season, all_games=everything)
+            await defer(interaction, ephemeral=False, thinking=True)
+            shown = await looks.season_message(figures)
+        else:
+            weekly = await self.bot.leagues.week(found, self.bot.leagues.week_of(found, week))
+            await defer(interaction, ephemeral=False, thinking=True)
+            shown = await looks.week_message(weekly)
         await reply(interaction, shown.content, ephemeral=False, file=shown.file())
 
     @standings.autocomplete("week")
@@ -271,10 +273,15 @@ class Standings(commands.Cog):
             await require_manager(self.bot, interaction)
             await defer(interaction, thinking=True)
             text, count = await self.bot.leagues.ledger_csv(guild_id, found)
+            data = text.encode()
+            if len(data) > interaction.filesize_limit:
+                raise TableError(ErrorKind.BAD_INPUT, f"The ledger of {where} is {len(data):,} bytes, more than "
+                                 "Discord takes in one file: export one league at a time (league:), or copy the "
+                                 "database with `charleston backup`.")
             name = f"ledger-{found.league_id if found else guild_id}.csv"
             await reply(interaction, f"The chip ledger of {where}: {count} posting{'s' if count != 1 else ''}, "
                         "every game's settlement and correction.",
-                        file=discord.File(io.BytesIO(text.encode()), filename=name))
+                        file=discord.File(io.BytesIO(data), filename=name))
             return
         who = player or interaction.user
         statement = await self.bot.leagues.statement(guild_id, who.id, found)

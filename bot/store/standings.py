@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .db import Database
+from .db import Database, now_iso
 
 WEEK_LABEL = re.compile(r"^(\d{4})-W(\d{2})$")
 
@@ -110,8 +110,6 @@ async def set_league(db: Database, guild_id: int, *, name: str | None = None, ti
         check_timezone(timezone)
     if week_start is not None and not 0 <= week_start <= 6:
         raise ValueError("The week starts on a day from 0 (Monday) to 6 (Sunday).")
-    from .db import now_iso
-
     async with db.transaction() as conn:
         async with conn.execute("SELECT league_id FROM leagues WHERE guild_id = ? ORDER BY league_id LIMIT 1",
                                 (guild_id,)) as cursor:

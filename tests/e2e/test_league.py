@@ -142,3 +142,11 @@ async def test_members_seasons_and_the_manager_check(discord_double: Double, tmp
         assert both.ephemeral and "not both" in both.content
         bad_week = await said(await sadie.slash("standings", week="last week"))
         assert bad_week.ephemeral and "YYYY-Www" in bad_week.content
+        no_season = await said(await sadie.slash("standings", season="Spring"))
+        assert no_season.ephemeral and "no season named 'Spring'. Seasons: Autumn." in no_season.content
+        offered = await sadie.autocomplete("standings", season="")
+        assert [c["value"] for c in offered] == ["Autumn", "*"]
+
+        quiet = await said(await ruth.slash("league-admin", "auto-join", on=False))
+        assert "no longer join **Thursday**" in quiet.content
+        assert "players join" not in (await said(await sadie.slash("league", "info"))).content

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import aiosqlite
 from discord_double import Double, Player
 from discord_double.models import Channel, Message
 from league_helpers import RunningClock, create_league, league_game, make_league_bot, past_the_week_end, said
@@ -136,8 +137,7 @@ async def test_a_post_interrupted_by_a_crash_is_made_once_on_restart(discord_dou
 
 
 async def _set_sending(db_path: Path) -> None:
-    import aiosqlite
-
+    """Leave the post's record as a crash between claiming and recording would."""
     async with aiosqlite.connect(db_path) as conn:
         await conn.execute("UPDATE league_posts SET status = 'sending'")
         await conn.commit()
