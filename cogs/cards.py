@@ -68,16 +68,29 @@ class Cards(commands.GroupCog, group_name="card", group_description="The cards t
         await reply(interaction, "\n".join(lines)[:MESSAGE_LIMIT])
 
     @app_commands.command(name="show", description="A card's sheet, every line as printed")
-    @app_commands.describe(name="the card")
+    @app_commands.describe(name="the card", section="one section only (easier to read on a phone)")
     @app_commands.autocomplete(name=card_names)
-    async def show(self, interaction: discord.Interaction, name: str) -> None:
+    async def show(self, interaction: discord.Interaction, name: str, section: str | None = None) -> None:
         """Show a card sheet."""
         card = self.bot.leagues.cards.card(guild_of(interaction), name)
+        if section is not None and section.strip().lower() not in [s.lower() for s in card.sections]:
+            raise TableError(ErrorKind.BAD_INPUT, f"{card.name} has no section '{section[:40]}'. Its sections: "
+                             f"{', '.join(card.sections)}.")
         await defer(interaction, thinking=True)
-        image = await asyncio.to_thread(render_card, card)
+        image = await asyncio.to_thread(render_card, card, section=section.strip() if section else None)
         file = discord.File(io.BytesIO(image.png), filename="card.png", description=image.alt)
-        await reply(interaction, f"**{discord.utils.escape_markdown(card.name)}** (`{name.strip().lower()}`): "
-                    f"{len(card.lines)} lines, {card.ruleset} rules.", file=file)
+        shown = f"section {section.strip()} of " if section else ""
+        await reply(interaction, f"{shown}**{discord.utils.escape_markdown(card.name)}** (`{name.strip().lower()}`):"
+                    f" {len(card.lines)} lines, {card.ruleset} rules.", file=file)
+
+    @show.autocomplete("section")
+    async def _sections(self, interaction: discord.Interaction, typed: str) -> Choices:
+        try:
+            card = self.bot.leagues.cards.card(interaction.guild_id or 0, interaction.namespace.name or "")
+        except TableError:
+            return []
+        typed = typed.strip().lower()
+        return [app_commands.Choice(name=s[:100], value=s[:100]) for s in card.sections if typed in s.lower()][:25]
 
 
 @app_commands.guild_only()

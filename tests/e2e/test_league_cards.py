@@ -107,6 +107,12 @@ async def test_importing_a_card_with_a_good_file_and_three_bad_ones(discord_doub
         sheet = await said(await ruth.slash("card", "show", name="garden"))
         (image,) = sheet.attachments
         assert "Garden Club card" in (image.description or "") and "g-2" in (image.description or "")
+        assert [c["value"] for c in await ruth.autocomplete("card", "show", name="practice", section="24")] == ["2468"]
+        part = await said(await ruth.slash("card", "show", name="practice", section="2468"))
+        assert part.content.startswith("section 2468 of **Charleston practice card**")
+        assert "section 2468" in (part.attachments[0].description or "")
+        wrong = await said(await ruth.slash("card", "show", name="garden", section="2468"))
+        assert wrong.ephemeral and "has no section '2468'. Its sections: Garden." in wrong.content
         offered = await ruth.autocomplete("table", "new", card="gar")
         assert [c["value"] for c in offered] == ["garden"]
 
