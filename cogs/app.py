@@ -18,7 +18,6 @@ from bot.service.leagues import LeagueService
 from bot.service.tables import TableService
 from bot.service.weekly import WeeklyPosts
 from bot.settings import Settings
-from bot.store.db import Database
 
 from .components import DYNAMIC_ITEMS
 from .controls import Controls
@@ -83,18 +82,12 @@ class CharlestonBot(commands.Bot):
         return self._poster
 
     async def setup_hook(self) -> None:
-        """Open and migrate the database, load the imported cards, restore every open table, load the cogs, start
-        the clock and the weekly poster, sync."""
-        db = await Database.open(self.settings.db_path)
-        try:
-            service = TableService(db, clock=self._clock, computer_delay=self._computer_delay, seeds=self._seeds)
-            self._leagues = LeagueService(db, service.clock)
-            imported = await self._leagues.cards.load_all()  # before the tables: their games may play them
-            await service.restore()
-        except BaseException:
-            await db.close()
-            raise
-        self._service = service
+        """Open and migrate the database, restore every open table (and the cards servers imported), load the
+        cogs, start the clock and the weekly poster, sync."""
+        self._service = service = await TableService.open(self.settings.db_path, clock=self._clock,
+                                                          computer_delay=self._computer_delay, seeds=self._seeds)
+        self._leagues = LeagueService(service.db, service.clock)
+        imported = await self._leagues.cards.load_all()  # restoring the tables registered them already
         self._leagues.watch(service)
         log.info("database %s: %d open table(s) restored, %d imported card(s)", self.settings.db_path,
                  len(service.tables), imported)
@@ -104,7 +97,7 @@ class CharlestonBot(commands.Bot):
         self.presenter.start()
         await self.presenter.refresh_all()
         self._clock_task = asyncio.create_task(self.service.run(self._stop_clock), name="table clock")
-        self._poster = WeeklyPoster(self, WeeklyPosts(db, service.clock))
+        self._poster = WeeklyPoster(self, WeeklyPosts(service.db, service.clock))
         self._poster.start()
         guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
         if guild is not None:

@@ -4,15 +4,22 @@ guild's default card and the card a new table plays."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from service_helpers import OpenDb
 
+from bot.engine.rules import table_rules
 from bot.service.cards import UnknownCard, card_label, imported_id, load_card
+from bot.service.clock import ManualClock
 from bot.service.errors import ErrorKind, TableError
 from bot.service.guild_cards import MAX_CARD_BYTES, CardProblems, GuildCards
+from bot.service.tables import TableService
 
 GARDEN = """[card]
 id = "garden"
@@ -89,3 +96,27 @@ async def test_the_card_a_new_table_plays(cards: GuildCards) -> None:
     assert infos["garden"].default and infos["garden"].imported and not infos["practice"].default
     with pytest.raises(TableError, match="no card 'spring'"):
         await cards.set_default(1, "spring", NOW)
+
+
+async def test_a_game_on_an_imported_card_survives_a_restart_and_the_table_commands(tmp_path: Path,
+                                                                                    open_db: OpenDb) -> None:
+    path = tmp_path / "restart.db"
+    db = await open_db(path)
+    cards = GuildCards(db)
+    card = await cards.import_card(3, "garden", GARDEN.encode(), "garden.toml", 7, NOW)
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
+    table = (await service.create_table(3, 1, seed=4, rules=table_rules(card=card.id))).table_id
+    for seat in range(4):
+        await service.add_computer(table, "random", seat)
+    await service.start(table)  # four computers: the whole game is played at once...
+    async with db.transaction() as conn:  # ...so take its end back, as if the process had died mid-game
+        await conn.execute("UPDATE games SET ended_at = NULL")
+        await conn.execute("UPDATE tables SET status = 'playing'")
+    await service.close()
+    # A new process (the command line) registers the imported card before it restores the table.
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    listed = subprocess.run([sys.executable, "-m", "bot", "tables", "list", "--db", str(path), "--json"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    (row,) = json.loads(listed.stdout)
+    assert row["table"] == table and row["phase"] is not None

@@ -61,6 +61,11 @@ def card_label(card_id: str) -> str:
     return card_id.split(IMPORTED, 1)[0]
 
 
+def registered(card_id: str) -> Card | None:
+    """The imported card registered under ``card_id``, if any."""
+    return _imported.get(card_id)
+
+
 def register_imported(card_id: str, card: Card) -> Card:
     """Make an imported card loadable by :func:`load_card` under ``card_id`` (see :func:`imported_id`)."""
     card = replace(card, id=card_id)

@@ -14,7 +14,7 @@ from bot.store import guilds
 from bot.store.db import Database
 from bot.store.guilds import GuildCard
 
-from .cards import UnknownCard, card_files, card_label, imported_id, load_card, register_imported
+from .cards import UnknownCard, card_files, card_label, imported_id, load_card, register_imported, registered
 from .errors import ErrorKind, TableError
 from .files import FileProblem, decode_text
 
@@ -56,8 +56,13 @@ class GuildCards:
         self._by_guild: dict[int, dict[str, Card]] = {}
 
     async def load_all(self) -> int:
-        """Compile and register every guild's imported cards (before tables are restored); returns how many."""
+        """Compile and register every guild's imported cards (before tables are restored; those this process
+        registered already are reused); returns how many."""
         for stored in await guilds.all_cards(self.db):
+            known = registered(imported_id(stored.guild_id, stored.name))
+            if known is not None:
+                self._by_guild.setdefault(stored.guild_id, {})[stored.name] = known
+                continue
             try:
                 card = load_card_text(stored.source, source=stored.name)
             except CardError as exc:  # a stricter compiler than the one that took it: skip, with the reason
