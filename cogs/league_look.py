@@ -111,13 +111,13 @@ def statement_text(statement: Statement, name: str, where: str) -> str:
     return "\n".join(lines)[:2000]
 
 
-def info_text(info: LeagueInfo, members_word: str = "member") -> str:
+def info_text(info: LeagueInfo) -> str:
     """A league's settings, members, season, and any weekly post that could not be made."""
     league = info.league
     channel = f"<#{league.channel_id}>" if league.channel_id else "none yet (/league-admin channel)"
     lines = [f"**{league.name}**",
              f"Channel: {channel} · time zone {league.timezone} · weeks start on {DAYS[league.week_start]}",
-             f"{info.members} {members_word}{'s' if info.members != 1 else ''}"
+             f"{info.members} member{'s' if info.members != 1 else ''}"
              + (" · players join with their first game at its tables" if league.auto_join else ""),
              f"Season: **{info.season.name}**" if info.season else f"No season running ({info.seasons} so far)."]
     for post in info.problems:
