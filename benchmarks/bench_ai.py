@@ -1,6 +1,7 @@
 """Computer-player strength and speed, through the real engine.
 
     python benchmarks/bench_ai.py [--games 400] [--seed 1] [--suite all|mahjong|vs-random|hard|speed]
+                                  [--rules nmjl|nmjl-1946|classical]
 
 Suites (each figure is over seeded games, East rotating):
   mahjong    normal x4 on the practice card: share of games ending in Mah Jongg (goal >= 85%)
@@ -9,6 +10,9 @@ Suites (each figure is over seeded games, East rotating):
              how often it threw the winning tile next to a normal seat, and its chips won per game
   speed      normal x4: complete games per second on one core (goal >= 10) and the median time of one
              normal decision (goal <= 20 ms)
+
+With ``--rules classical`` every suite plays the classical game (four sets and a pair, no card); its goals are
+Mah Jongg in >= 70% of normal x4 games and normal winning >= 70% against three random.
 """
 
 from __future__ import annotations
@@ -17,10 +21,14 @@ import argparse
 import platform
 import statistics
 import time
+from functools import partial
 
-from bot.cli.simulate import SimulationResult, simulate
+from bot.cli.simulate import SimulationResult
+from bot.cli.simulate import simulate as simulate_with
 from bot.engine.game import Game
 from bot.engine.payouts import payouts
+from bot.engine.rules import table_rules
+from bot.service.cards import load_card
 
 
 def report(title: str, result: SimulationResult, seat: int | None = None) -> None:
@@ -36,8 +44,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--suite", default="all", choices=["all", "mahjong", "vs-random", "hard", "speed"])
+    parser.add_argument("--rules", default="nmjl", choices=["nmjl", "nmjl-1946", "classical"])
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
+          f"rules {args.rules}")
+    rules = table_rules(args.rules)
+    simulate = partial(simulate_with, card=load_card(rules.card), rules=rules)
     suites = ["mahjong", "vs-random", "hard", "speed"] if args.suite == "all" else [args.suite]
     if "mahjong" in suites:
         report("normal x4", simulate(args.games, args.seed, ["normal"] * 4))

@@ -1,11 +1,13 @@
 """The Discord bot under load, over the offline Discord of the tests (tests/e2e/discord_double).
 
-    python benchmarks/bench_discord.py [--tables 100] [--refresh 1.0] [--validate]
+    python benchmarks/bench_discord.py [--tables 100] [--think 2] [--refresh 1.0] [--validate]
 
 --tables tables play at once in one bot process: at each, one scripted person (who plays like a `normal`
 computer player, through the buttons and selects of her DM and the table message) and three computer players
-(computer delay 0). Every person opens her table with /table new, seats the computers with the lobby's button,
-starts, and plays to the end. Reported:
+(computer delay 0). The person takes --think seconds per move on average (jittered from half to one and a half
+times that, as people do); --think 0 makes every person answer the instant her message shows, which measures
+how far the bot can be pushed rather than how it feels. Every person opens her table with /table new, seats the
+computers with the lobby's button, starts, and plays to the end. Reported:
 
 - first-response latency: from each interaction's dispatch by Discord to the bot's first answer (the double
   timestamps both); goal p99 <= 300 ms (Discord allows 3 s);
@@ -26,6 +28,7 @@ import argparse
 import asyncio
 import logging
 import platform
+import random
 import statistics
 import sys
 import tempfile
@@ -44,28 +47,22 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
 
 
-async def run(tables: int, refresh: float, validate: bool) -> None:
+async def run(tables: int, think: float, refresh: float, validate: bool, workers: int | None) -> None:
     validator = load_validator(str(spec_path())) if validate else None
     server = await DiscordDouble(World(), validator).start()
     double = Double(server)
     with tempfile.TemporaryDirectory() as folder:
-        bot = make_bot(double, Path(folder) / "bench.db", seeds=iter(range(1000, 1000 + tables)), refresh=refresh)
+        bot = make_bot(double, Path(folder) / "bench.db", seeds=iter(range(1000, 1000 + tables)), refresh=refresh,
+                       render_workers=workers)
         dm_times: list[float] = []
-        flush = bot.presenter._flush_seat
-
-        async def timed(key, shown):  # type: ignore[no-untyped-def]
-            started = time.perf_counter()
-            before = double.world.rest_calls.copy()
-            await flush(key, shown)
-            if double.world.rest_calls != before:  # a DM was actually sent or edited
-                dm_times.append(time.perf_counter() - started)
-
-        bot.presenter._flush_seat = timed  # type: ignore[method-assign]
+        bot.presenter.dm_timings = dm_times
+        drawing = f"drawing in {bot.drawing.workers or 'no'} worker process(es)"
         async with double.running(bot):
             await double.wait_for_commands("table", timeout=30)
             people = [double.user(f"player{n}") for n in range(tables)]
             started = time.perf_counter()
-            results = await asyncio.gather(*(_play(double, bot, person) for person in people),
+            rng = random.Random(1)
+            results = await asyncio.gather(*(_play(double, bot, person, think, rng) for person in people),
                                            return_exceptions=True)
             elapsed = time.perf_counter() - started
             failures = [r for r in results if isinstance(r, BaseException)]
@@ -75,8 +72,10 @@ async def run(tables: int, refresh: float, validate: bool) -> None:
     latency = double.world.latency_percentiles()
     calls = sum(double.world.rest_calls.values())
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
-          f"spec validation {'on' if validate else 'off'}; message refresh {refresh:g} s")
-    print(f"{tables} tables (1 person + 3 computers each): {finished} games finished in {elapsed:.0f} s; "
+          f"spec validation {'on' if validate else 'off'}; message refresh {refresh:g} s; "
+          f"{drawing}")
+    print(f"{tables} tables (1 person taking {think:g} s a move + 3 computers each): {finished} games finished in "
+          f"{elapsed:.0f} s; "
           f"{len(failures)} failed{': ' + repr(failures[0])[:200] if failures else ''}")
     print(f"first response: {latency['n']} interactions, p50 {latency['p50'] * 1e3:.0f} ms, "
           f"p99 {latency['p99'] * 1e3:.0f} ms (goal p99 <= 300 ms)")
@@ -86,8 +85,9 @@ async def run(tables: int, refresh: float, validate: bool) -> None:
               f"p99 {_percentile(dm_times, 0.99) * 1e3:.0f} ms (goal median <= 50 ms)")
 
 
-async def _play(double: Double, bot, person) -> None:  # type: ignore[no-untyped-def]
+async def _play(double: Double, bot, person, think: float, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
     """One person's table, from /table new to the end of the game."""
+    await asyncio.sleep(rng.uniform(0, think))  # the tables don't all open in the same instant
     sent = await person.slash("table", "new", computer_delay=0)
     answer = await sent.message(timeout=60)
     table_id = int(answer.content.split("**table ")[1].split("**")[0])
@@ -101,17 +101,21 @@ async def _play(double: Double, bot, person) -> None:  # type: ignore[no-untyped
     await double.wait_for(lambda: all(not s.empty for s in bot.service.view(table_id).seats), 60, "a full table")
     message = double.world.messages[live.row.display["message"]]
     await (await here.click(message, f"ch:t:{table_id}:start")).response(timeout=60)
-    await Driver(double, bot, table_id, [Person(person, 0)]).play(timeout=900)
+    await Driver(double, bot, table_id, [Person(person, 0)], think=lambda: think * rng.uniform(0.5, 1.5)).play(
+        timeout=3600)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--think", type=float, default=2.0, help="a person's seconds per move, on average")
     parser.add_argument("--refresh", type=float, default=1.0, help="seconds between two updates of one message")
+    parser.add_argument("--render-workers", type=int, default=None, help="processes drawing images (default: "
+                        "one per spare core)")
     parser.add_argument("--validate", action="store_true", help="validate every request against the spec")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(run(args.tables, args.refresh, args.validate))
+    asyncio.run(run(args.tables, args.think, args.refresh, args.validate, args.render_workers))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,17 @@
-"""Median time of one full-card ``analyze`` and one ``check``, on both shipped cards.
+"""Median time of one full-card ``analyze`` and one ``check``, on both shipped cards; and of the classical
+game's Mah Jongg check (four sets and a pair, no card).
 
     python benchmarks/bench_matching.py [--racks 2000] [--seed 1]
 
 Racks are dealt from a shuffled set (13 tiles for analyze, as a player holds between turns; 14 for check),
 plus, for check, one winning rack per variant sampled from the card, so both the common "no" and the
 "yes, on this line" paths are timed. Each call is timed on its own; the card is compiled before timing.
+
+Classical: the check the referee makes (``bot.engine.classical.complete``: the seat's rack with the discard
+it would take, against its exposures) on dealt racks and on as many random winning hands, and the same for
+winning hands with two sets exposed; the first timing round fills the per-group tables the check keeps, as
+a table does in its first few turns. ``shanten`` (13 tiles) and ``arrange`` (the layout of a win) are shown
+beside it.
 """
 
 from __future__ import annotations
@@ -18,7 +25,11 @@ from collections.abc import Callable, Sequence
 
 from bot.engine.analysis import analyze
 from bot.engine.card import Card
+from bot.engine.classical import complete
 from bot.engine.matching import check
+from bot.engine.sets import arrange, shanten
+from bot.engine.state import Exposure, Seat
+from bot.engine.tiles import CLASSICAL, Tile
 from bot.service.cards import load_card
 
 
@@ -71,6 +82,47 @@ def main() -> None:
         print(f"{card_id:<10} lines {len(card.lines):>3}  variants {card.variant_count:>4}  "
               f"analyze {analyze_us:6.1f} us  (with every line's need: {analyze_need_us:6.1f} us)  "
               f"check {check_us:5.1f} us  (winning racks only: {check_win_us:5.1f} us)")
+    classical_figures(args.racks, random.Random(args.seed))
+
+
+def classical_win(rng: random.Random, exposed: int = 0) -> tuple[list[int], list[list[int]]]:
+    """A random four sets and a pair from the classical set: (concealed tiles, exposed sets)."""
+    while True:
+        left = list(CLASSICAL.counts)
+        groups: list[list[int]] = []
+        for _ in range(4):
+            if rng.random() < 0.5:
+                start = rng.randrange(3) * 9 + rng.randrange(7)
+                group = [start, start + 1, start + 2]
+            else:
+                group = [rng.randrange(Tile.WD + 1)] * 3
+            groups.append(group)
+        pair = [rng.randrange(Tile.WD + 1)] * 2
+        for tile in [t for g in groups for t in g] + pair:
+            left[tile] -= 1
+        if min(left) >= 0:
+            concealed = [t for g in groups[exposed:] for t in g] + pair
+            rng.shuffle(concealed)
+            return concealed, groups[:exposed]
+
+
+def seat_of(concealed: list[int], exposures: list[list[int]]) -> tuple[Seat, int]:
+    """A seat holding all but the last concealed tile, and that tile (the discard it would call)."""
+    return Seat(concealed[:-1], [Exposure(e[0], e, 0) for e in exposures]), concealed[-1]
+
+
+def classical_figures(count: int, rng: random.Random) -> None:
+    dealt = dealt_racks(load_card("classical"), count, 14, rng)
+    wins = [classical_win(rng) for _ in range(count)]
+    wins_exposed = [classical_win(rng, exposed=2) for _ in range(count)]
+    seats = [seat_of(rack, []) for rack in dealt] + [seat_of(c, e) for c, e in wins]
+    check_us = median_us(lambda s: complete(*s), seats)  # type: ignore[arg-type, misc]
+    win_us = median_us(lambda s: complete(*s), [seat_of(c, e) for c, e in wins])  # type: ignore[arg-type, misc]
+    exposed_us = median_us(lambda s: complete(*s), [seat_of(c, e) for c, e in wins_exposed])  # type: ignore[arg-type, misc]
+    shanten_us = median_us(shanten, [rack[:13] for rack in dealt])
+    arrange_us = median_us(arrange, [c for c, _ in wins])
+    print(f"{'classical':<10} Mah Jongg check {check_us:5.1f} us  (winning hands only: {win_us:5.1f} us; "
+          f"with two sets exposed: {exposed_us:5.1f} us)  shanten {shanten_us:5.1f} us  arrange {arrange_us:5.1f} us")
 
 
 if __name__ == "__main__":

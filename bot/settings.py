@@ -37,6 +37,7 @@ class Settings:
     api_base: str
     gateway_url: str
     refresh_seconds: float = 1.0  # at most one update of a message per this many seconds
+    render_workers: int | None = None  # processes drawing images (None: one per spare core; 0: a thread)
 
     @property
     def application_id(self) -> int:
@@ -101,8 +102,11 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
         refresh_seconds = -1.0
     if not 0.05 <= refresh_seconds <= 10:
         raise SettingsError(f"CHARLESTON_REFRESH_SECONDS must be a number from 0.05 to 10, not {refresh!r}.")
+    workers = get("CHARLESTON_RENDER_WORKERS")
+    if workers and not (workers.isdigit() and int(workers) <= 8):
+        raise SettingsError(f"CHARLESTON_RENDER_WORKERS must be a whole number from 0 to 8, not {workers!r}.")
     return Settings(token, get("CHARLESTON_DB") or "charleston.db", int(guild) if guild else None, level,
-                    api.rstrip("/"), gateway, refresh_seconds)
+                    api.rstrip("/"), gateway, refresh_seconds, int(workers) if workers else None)
 
 
 def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> None:

@@ -21,6 +21,7 @@ from bot.settings import Settings
 
 from .components import DYNAMIC_ITEMS
 from .controls import Controls
+from .drawing import Drawing
 from .poster import WeeklyPoster
 from .presenter import Presenter
 from .replies import report_error
@@ -57,6 +58,7 @@ class CharlestonBot(commands.Bot):
         self._poster: WeeklyPoster | None = None
         self._stop_clock = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
+        self.drawing = Drawing(settings.render_workers)
         self.presenter = Presenter(self, settings.refresh_seconds)
         self.controls = Controls(self)
 
@@ -124,6 +126,7 @@ class CharlestonBot(commands.Bot):
             self.presenter.stop()
             service, self._service = self._service, None
             await service.close()
+        self.drawing.close()
         await super().close()
 
 

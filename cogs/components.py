@@ -235,6 +235,7 @@ def _turn(view: discord.ui.View, table: int, token: str, choices: SeatChoices, u
         extras.append(TableButton(table, "jokers", label="Exchange a joker"))
     if choices.blank_swaps:
         extras.append(TableButton(table, "blanks", label="Swap a blank"))
+    extras += [ActButton(table, token, kong.key, label=kong.label) for kong in choices.kongs[:2]]  # classical
     extras.append(TableButton(table, "hint", label="Hint"))
     for item in extras:
         item.row = 3

@@ -56,7 +56,7 @@ class Controls:
             await self.bot.presenter.refresh_seat(mine)  # the DM is the presenter's to keep
             message = interaction.message
             if message is not None and message.flags.ephemeral:  # a private answer (My rack, a joker offer)
-                payload = await look.seat_payload(mine, look.private_notes(mine))
+                payload = await look.seat_payload(mine, look.private_notes(mine), self.bot.drawing)
                 await interaction.edit_original_response(content=payload.content, attachments=payload.files,
                                                          view=payload.view)
             return
@@ -124,7 +124,7 @@ class Controls:
 
     async def _rack(self, interaction: discord.Interaction, table: int) -> None:
         mine = self.service.seat_update(table, interaction.user.id)
-        payload = await look.seat_payload(mine, [])
+        payload = await look.seat_payload(mine, [], self.bot.drawing)
         await reply(interaction, payload.content, files=payload.files, view=payload.view or discord.utils.MISSING)
 
     async def _hint(self, interaction: discord.Interaction, table: int) -> None:

@@ -18,9 +18,10 @@ from bot.service.choices import SeatChoices
 from bot.service.hints import Hint
 from bot.service.narration import NOTABLE, describe
 from bot.service.updates import SeatUpdate, TableUpdate, TableView
-from renderers import render_card, render_seat_view, render_table
+from renderers import render_card
 
 from . import components as c
+from .drawing import Drawing
 
 LOG_LINES = 8  # recent events shown in the table message
 WINDS = ("East", "South", "West", "North")
@@ -89,7 +90,8 @@ def result_line(view: TableView, game: PublicView) -> str:
     winner = seat_label(view, result["winner"])
     how = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with the heavenly hand"}.get(
         result["how"], result["how"])
-    return f"**Mah Jongg!** {winner} wins {how}: line {result['line']}, {result['value']} chips."
+    what = "four sets and a pair" if result["line"] == "classical" else f"line {result['line']}"
+    return f"**Mah Jongg!** {winner} wins {how}: {what}, {result['value']} chips."
 
 
 def _title(view: TableView) -> str:
@@ -97,7 +99,7 @@ def _title(view: TableView) -> str:
     return f"**Table {view.table_id}**{game} · {card_label(view.rules.card)} card · {view.rules.preset} rules"
 
 
-async def table_payload(update: TableUpdate, log: list[str]) -> Payload:
+async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing) -> Payload:
     """The table message: the image of the table, whose turn, the countdown, the latest events, the buttons."""
     view = update.view
     lines = [_title(view), status_line(update)]
@@ -112,7 +114,7 @@ async def table_payload(update: TableUpdate, log: list[str]) -> Payload:
     files = []
     if game is not None:
         labels = [seat_label(view, s) for s in range(4)]
-        image = await asyncio.to_thread(render_table, game, labels, wild=view.wild)
+        image = await drawing.table(view.table_id, game, labels, view.wild)
         files.append(discord.File(io.BytesIO(image.png), filename="table.png", description=image.alt))
     return Payload(_fit("\n".join(lines)), files, c.table_view(update))
 
@@ -129,13 +131,13 @@ def _seating(view: TableView) -> str:
     return "\n".join(seats) + "\n" + options
 
 
-async def seat_payload(update: SeatUpdate, notes: list[str]) -> Payload:
+async def seat_payload(update: SeatUpdate, notes: list[str], drawing: Drawing) -> Payload:
     """A player's private message: their rack (drawn tile apart), what they may do now, and the buttons."""
     view = update.table.view
     lines = [_title(view), _my_status(update), *notes[-4:]]
     files = []
     if update.view is not None:
-        image = await asyncio.to_thread(render_seat_view, update.view)
+        image = await drawing.rack(update.view)
         files.append(discord.File(io.BytesIO(image.png), filename="rack.png", description=image.alt))
     return Payload(_fit("\n".join(lines)), files, c.seat_view(update))
 
@@ -224,6 +226,10 @@ def hint_text(hints: list[Hint]) -> str:
         return "No line of the card can still be made with your tiles and what is out."
     lines = ["**Your closest lines**"]
     for hint in hints:
+        if hint.away is not None:  # the classical game: the closest four sets and a pair
+            helps = ", ".join(name(t) for t in hint.need) or "none left"
+            return _fit(f"**Your closest hand** ({hint.section}): `{hint.printed}`\n  {hint.away} tile(s) from Mah "
+                        f"Jongg; any of these helps: {helps} ({hint.live} still out there)")
         need = ", ".join(name(t) for t in hint.need) or "nothing: Mah Jongg!"
         lines.append(f"**{hint.line_id}** ({hint.section}, {hint.value}): `{hint.printed}`\n"
                      f"  still need {len(hint.need)}: {need}; {hint.live} of those tiles still out there")

@@ -216,7 +216,7 @@ class Seat(commands.Cog):
         if await self.bot.presenter.resend(mine):
             await reply(interaction, "Your rack is in your DMs.")
             return
-        payload = await look.seat_payload(mine, [])
+        payload = await look.seat_payload(mine, [], self.bot.drawing)
         await reply(interaction, payload.content, files=payload.files, view=payload.view or discord.utils.MISSING)
 
     @app_commands.command(name="hint", description="My closest card lines: what they need and what's left")

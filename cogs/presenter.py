@@ -104,6 +104,7 @@ class Presenter:
         self.tables: dict[int, ShownTable] = {}
         self.seats: dict[tuple[int, int], ShownSeat] = {}
         self._unsubscribe: list[Callable[[], None]] = []
+        self.dm_timings: list[float] | None = None  # seconds from a DM falling due to Discord having it (benchmarks)
 
     @property
     def service(self) -> Any:
@@ -175,7 +176,7 @@ class Presenter:
         if thread_id is None:
             return  # not shown in Discord (made by another face of the program)
         channel = self.bot.get_partial_messageable(thread_id)
-        payload = await look.table_payload(update, list(shown.log))
+        payload = await look.table_payload(update, list(shown.log), self.bot.drawing)
         game = update.view.game
         if message_id is not None and not shown.below:
             try:
@@ -199,6 +200,7 @@ class Presenter:
             shown.below = True
         if update.view.status == "closed":
             self.tables.pop(update.table_id, None)
+            self.bot.drawing.forget(update.table_id)
             with contextlib.suppress(discord.HTTPException):
                 thread = self.bot.get_channel(thread_id) or await self.bot.fetch_channel(thread_id)
                 if isinstance(thread, discord.Thread):
@@ -241,6 +243,7 @@ class Presenter:
         shown.throttle.poke(now=True)
 
     async def _flush_seat(self, key: tuple[int, int], shown: ShownSeat) -> None:
+        started = time.perf_counter()
         update = shown.latest
         if update is None or update.player_id is None or update.view is None:
             return
@@ -255,16 +258,18 @@ class Presenter:
         fresh = shown.force_new or (look.actionable(update) and update.table.phase != Phase.CALL_WINDOW.value
                                     and update.table.token != shown.notified)
         shown.force_new = False
-        payload = await look.seat_payload(update, list(shown.notes))
+        payload = await look.seat_payload(update, list(shown.notes), self.bot.drawing)
         if where is not None and not fresh:
             try:
                 await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(
                     content=payload.content, attachments=payload.files, view=payload.view)
                 shown.shown = print_
+                self._timed(started)
                 return
             except discord.NotFound:
                 where = None
         sent = await self._send_dm(update.player_id, payload, where[0] if where else None)
+        self._timed(started)
         if sent is None:
             await self._dms_closed(table_id, seat)
             shown.shown = print_
@@ -277,6 +282,10 @@ class Presenter:
         if where is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).delete()
+
+    def _timed(self, started: float) -> None:
+        if self.dm_timings is not None:
+            self.dm_timings.append(time.perf_counter() - started)
 
     def _display(self, table_id: int, fallback: dict[str, Any]) -> dict[str, Any]:
         """Where a table is shown, as stored now (an update's copy may predate the latest message)."""

@@ -43,15 +43,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
 
     @app_commands.command(name="new", description="Open a table in a new thread of this channel")
     @app_commands.describe(card="the card to play (default: the server's default card)",
-                           rules="the rules: modern NMJL, or the League's 1946 rules (default: the card's)",
+                           rules="the rules: modern NMJL, the League's 1946 rules, or the classical chow/pung game "
+                                 "(default: the card's)",
                            call_seconds="how long a discard may be called (3 to 30 seconds)",
-                           players="3 or 4 players", strict="a wrong Mah Jongg kills the hand (default: refused)",
+                           players="2, 3 or 4 players", strict="a wrong Mah Jongg kills the hand (default: refused)",
                            computer_delay="seconds a computer player waits before each move (0 to 5)",
                            league="the league its games count for (default: this channel's league, if any)")
     @app_commands.choices(rules=[app_commands.Choice(name="NMJL (modern)", value="nmjl"),
-                                 app_commands.Choice(name="NMJL 1946", value="nmjl-1946")])
+                                 app_commands.Choice(name="NMJL 1946", value="nmjl-1946"),
+                                 app_commands.Choice(name="Classical (chow/pung, no card)", value="classical")])
     @app_commands.choices(players=[app_commands.Choice(name="4 players", value=4),
-                                   app_commands.Choice(name="3 players", value=3)])
+                                   app_commands.Choice(name="3 players", value=3),
+                                   app_commands.Choice(name="2 players", value=2)])
     async def new(self, interaction: discord.Interaction, card: str | None = None, rules: str | None = None,
                   call_seconds: app_commands.Range[int, 3, 30] = 8, players: int = 4, strict: bool = False,
                   computer_delay: app_commands.Range[float, 0, 5] = 1.5, league: str | None = None) -> None:
@@ -147,7 +150,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
         """The table image and whose turn it is, privately."""
         table = table_for(self.bot, interaction)
         update = self.bot.service.snapshot(table)
-        payload = await look.table_payload(update, [])
+        payload = await look.table_payload(update, [], self.bot.drawing)
         await reply(interaction, payload.content, files=payload.files)
 
 

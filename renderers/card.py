@@ -60,7 +60,9 @@ class NotOnCard(LookupError):
 def render_card(card: Card, *, section: str | None = None, line_id: str | None = None,
                 tiles: Sequence[Sequence[int]] | None = None) -> Rendered:
     """The whole card, one ``section`` or one line (``line_id``); ``tiles`` (a winning hand group by group) is
-    drawn under a single line."""
+    drawn under a single line. The classical game's card has no lines: its sheet is the winning hand alone."""
+    if not card.lines:
+        return _hand_sheet(card, [list(g) for g in tiles or ()])
     lines = _select(card, section, line_id)
     winning = [list(g) for g in tiles] if tiles and line_id is not None else []
     sections = list(dict.fromkeys(line.section for line in lines))
@@ -81,6 +83,22 @@ def render_card(card: Card, *, section: str | None = None, line_id: str | None =
     if winning:
         _winning(image, draw, winning, y)
     return finish(image, card_alt(card, lines, section, winning))
+
+
+def _hand_sheet(card: Card, winning: list[list[int]]) -> Rendered:
+    """The classical game (docs/rules.md §9): no card to show, only what a hand is and the winning tiles."""
+    rule = "Four sets (chows, pungs or kongs) and a pair; no jokers."
+    height = 100 + (tile_size(TILE_W)[1] + 60 if winning else 0) + MARGIN
+    image, draw = canvas(WIDTH, height, PAPER)
+    draw.text((MARGIN, 16), ellipsize(card.name, fonts.bold(30), WIDTH - 2 * MARGIN), font=fonts.bold(30),
+              fill=INK)
+    draw.text((MARGIN, 62), rule, font=fonts.regular(22), fill=GREY)
+    if winning:
+        _winning(image, draw, winning, 100)
+    alt = f"{card.name}. {rule}"
+    if winning:
+        alt += " Winning tiles: " + "; ".join(spoken(g) for g in winning) + "."
+    return finish(image, clip_alt(alt))
 
 
 def _select(card: Card, section: str | None, line_id: str | None) -> list[Line]:

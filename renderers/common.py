@@ -130,7 +130,10 @@ def group_tile(group: Sequence[int], wild: int | None = Tile.J) -> int:
 
 
 def describe_group(group: Sequence[int], wild: int | None = Tile.J) -> str:
-    """``Kong of 7 Dot with 1 joker``: jokers are counted, since a player may swap a natural for them."""
+    """``Kong of 7 Dot with 1 joker``: jokers are counted, since a player may swap a natural for them. A run
+    (the classical game's chow) is ``Chow of 3 Dot, 4 Dot, 5 Dot``."""
+    if len(set(group) - {wild}) > 1:
+        return f"Chow of {spoken(sorted(group))}"
     kind = group_name(len(group)).capitalize()
     tile = group_tile(group, wild)
     text = f"{kind} of {name(tile)}"

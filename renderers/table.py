@@ -238,7 +238,8 @@ def _winning_hand(image: Image.Image, draw: ImageDraw.ImageDraw, groups: list[li
 def _winning_caption(view: PublicView) -> str:
     result = view.result or {}
     value = result.get("value", 0)
-    text = f"Winning hand: line {result.get('line') or '?'}, {value} points"
+    what = "four sets and a pair" if result.get("line") == "classical" else f"line {result.get('line') or '?'}"
+    text = f"Winning hand: {what}, {value} points"
     if result.get("jokerless"):
         text += ", jokerless"
     return text

@@ -25,6 +25,7 @@ from bot.engine.actions import (
     PassCall,
 )
 from bot.engine.card import Card
+from bot.engine.deal import empty_chairs
 from bot.engine.events import Event
 from bot.engine.game import Game, IllegalAction, tile_set_for
 from bot.engine.notation import parse_tiles
@@ -82,9 +83,9 @@ def fill_hands(hands: Mapping[int, str] | Sequence[str], wall: str, *, east: int
     left.subtract(t for rack in racks for t in rack)
     left.subtract(T(wall))
     assert all(n >= 0 for n in left.values()), "the scenario uses more tiles than the set holds"
-    empty = (east + 3) % 4 if players == 3 else None
+    empty = empty_chairs(east, players)
     for s in range(4):
-        want = 0 if s == empty else (14 if s == east else 13)
+        want = 0 if s in empty else (14 if s == east else 13)
         assert len(racks[s]) <= want, f"seat {s} given {len(racks[s])} tiles"
         for limit in (1, 2, 3, 4):
             for tile in JUNK:

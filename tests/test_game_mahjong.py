@@ -150,18 +150,18 @@ def test_M4_1946_strict_false_mahjong_costs_30_to_each_intact_player(liar: int, 
 
 
 def _south_dead_by_public_information() -> Table:
-    """North calls a kong of East; then South calls North's discarded North for a quint (N N N J J). A quint of
-    North fits only wd-6 (EE NNNNN DDDx SSSS), whose pair of East can no longer be had: all four Easts are in
-    North's exposure. South is dead (§11.6); West plays next."""
-    table = Table({0: "E", 3: "E E E N", 1: "N N J J"}, wall="N 1D 2D 3D")
-    table.discard(0, "E")
-    table.call(3, "E E E")
-    table.close()
-    assert table.state.seats[3].exposures[0].tiles == T("E E E E")
-    table.discard(3, "N")
+    """South calls East's North for a quint (N N N J J), which fits only wd-6 (EE NNNNN DDDx SSSS). Then North
+    calls South's East for a kong: all four Easts are in North's exposure, wd-6's pair of East can no longer be
+    had, and South is dead at once (§11.6), though it is North who plays on."""
+    table = Table({0: "N", 1: "N N J J E", 3: "E E E", 2: "3B 3B 3B 6Bx4 9Cx4 W W"}, wall="1D N 2D 3D")
+    table.discard(0, "N")
     table.call(1, "N N J J")
+    table.close()
+    assert table.state.seats[1].exposures[0].tiles == T("N N N J J") and not table.state.seats[1].dead
+    table.discard(1, "E")
+    table.call(3, "E E E")
     events = table.close()
-    assert table.state.seats[1].exposures[0].tiles == T("N N N J J")
+    assert table.state.seats[3].exposures[0].tiles == T("E E E E")
     dead = only(events, "dead_hand")
     assert dead.seat == 1 and not dead.private
     return table
@@ -171,7 +171,7 @@ def test_M6_dead_hand_detected_from_public_information() -> None:
     table = _south_dead_by_public_information()
     state = table.state
     assert state.seats[1].dead and "no line" in state.seats[1].dead_reason
-    assert state.turn == 2 and state.turn_state.needs_draw  # South's turn after her call is skipped
+    assert state.turn == 3 and not state.turn_state.needs_draw  # North plays on after her call
     assert not state.seats[3].dead and not state.seats[2].dead and not state.seats[0].dead
 
 
@@ -181,21 +181,22 @@ def test_M7_dead_hand_no_longer_draws_discards_or_calls() -> None:
     assert legal_actions(table.game, 1) == []
     table.refuse(Draw(1), "Your hand is dead")
     table.refuse(Discard(1, state.seats[1].rack[0]), "Your hand is dead")
-    table.draw(2)
-    table.discard(2, "N")
+    table.discard(3, state.seats[3].rack[0])
     table.refuse(PassCall(1), "Your hand is dead")
     table.refuse(Hold(1), "Your hand is dead")
     table.refuse(Call(1, (), True), "Your hand is dead")
     # The window does not wait for a dead hand.
-    assert set(public_view(table.game).waiting_for) == {3, 0}
-    table.act(PassCall(3))
+    assert set(public_view(table.game).waiting_for) == {0, 2}
     table.act(PassCall(0))
-    # ... and the dead hand is skipped in turn order: West -> North -> East -> West.
-    assert state.turn == 3
-    table.quiet_turn(3)
+    table.act(PassCall(2))
+    # ... and the dead hand is skipped in turn order: East -> West -> North -> East.
     assert state.turn == 0
     table.quiet_turn(0)
     assert state.turn == 2
+    table.quiet_turn(2)
+    assert state.turn == 3
+    table.quiet_turn(3)
+    assert state.turn == 0
     # Dead hands keep their exposures.
     assert state.seats[1].exposures[0].tiles == T("N N N J J")
 
@@ -203,14 +204,9 @@ def test_M7_dead_hand_no_longer_draws_discards_or_calls() -> None:
 def test_J4_M7_jokers_of_a_dead_hand_can_be_exchanged_and_the_dead_hand_pays() -> None:
     """West draws the last North, redeems a joker from South's dead exposure and completes 369-4 (WW pair):
     a self-pick (SC2); the dead South pays like everyone else (M7, SC4)."""
-    table = Table({0: "E", 3: "E E E N", 1: "N N J J", 2: "3B 3B 3B 6Bx4 9Cx4 W W"}, wall="N 1D 2D 3D")
-    table.discard(0, "E")
-    table.call(3, "E E E")
-    table.close()
-    table.discard(3, "N")
-    table.call(1, "N N J J")
-    table.close()
-    assert table.state.seats[1].dead
+    table = _south_dead_by_public_information()
+    table.discard_and_close(3, table.state.seats[3].rack[0])
+    table.quiet_turn(0)  # East throws the 1 Dot; the dead South is skipped
     assert table.draw(2) == t1("N")
     assert ExchangeJoker(2, 1, 0, t1("N")) in legal_actions(table.game, 2)
     table.act(ExchangeJoker(2, 1, 0, t1("N")))

@@ -58,6 +58,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "three-players": {"players": 3},
     "three-players-bob": {"players": 3, "three_player_charleston": "bob"},
     "strict": {"declarations": "strict"},
+    "two-players": {"players": 2},
+    "first-exposed-wins": {"first_exposed_wins": True},
 }
 GAMES = [(name, seed) for name in CONFIGS for seed in range(3)]
 PRIVATE_TYPES = {"rack", "drew", "charleston_received", "courtesy_received"}

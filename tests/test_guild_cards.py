@@ -59,6 +59,7 @@ async def test_an_imported_card_belongs_to_its_guild(cards: GuildCards, tmp_path
 
 @pytest.mark.parametrize(("name", "data", "message"), [
     ("practice", GARDEN.encode(), "A card named 'practice' already exists"),
+    ("classical", GARDEN.encode(), "A card named 'classical' already exists"),
     ("my card", GARDEN.encode(), "can't be a card name"),
     ("x" * 33, GARDEN.encode(), "can't be a card name"),
     ("big", b"#" * (MAX_CARD_BYTES + 1), "larger than 262,144 bytes"),
@@ -86,7 +87,9 @@ async def test_every_problem_of_a_malformed_card_is_listed(cards: GuildCards) ->
 
 async def test_the_card_a_new_table_plays(cards: GuildCards) -> None:
     assert await cards.for_table(1, None, None) == ("practice", "nmjl")
-    assert await cards.for_table(1, None, "nmjl-1946") == ("nmjl-1946", "nmjl-1946")  # the 1946 rules' own card
+    assert await cards.for_table(1, None, "nmjl-1946") == (None, "nmjl-1946")  # the rules' own card
+    assert await cards.for_table(1, None, "classical") == (None, "classical")
+    assert await cards.for_table(1, "classical", None) == ("classical", "classical")  # the built-in card
     await cards.import_card(1, "garden", GARDEN.encode(), "garden.toml", 7, NOW)
     await cards.set_default(1, "garden", NOW)
     assert await cards.for_table(1, None, None) == ("garden@1", "nmjl")

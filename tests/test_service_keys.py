@@ -24,17 +24,20 @@ CUSTOM_ID = 100  # Discord's limit; a button carries "<prefix>:<table>:<token>:<
 
 
 def _games(seeds: range, preset: str = "nmjl", **options: object):  # type: ignore[no-untyped-def]
-    card = load_card("nmjl-1946" if preset == "nmjl-1946" else "practice")
+    rules = table_rules(preset, **options)
+    card = load_card(rules.card)
     for seed in seeds:
-        game, _ = Game.new(card, table_rules(preset, card=card.id, **options), seed, east=seed % 4)
+        game, _ = Game.new(card, rules, seed, east=seed % 4 if rules.players != 2 else 0)
         yield game
 
 
 @pytest.mark.parametrize(("preset", "options"), [("nmjl", {}), ("nmjl", {"blanks": 4, "blank_timing": "any_time"}),
-                                                 ("nmjl-1946", {})])
+                                                 ("nmjl-1946", {}), ("nmjl", {"players": 2}), ("classical", {}),
+                                                 ("classical", {"players": 2})])
 def test_every_legal_action_has_a_key_that_round_trips_and_every_group_fits(preset: str,
                                                                            options: dict[str, object]) -> None:
     checked = 0
+    seen_kinds: set[str] = set()
     for game in _games(range(3), preset, **options):
         while game.state.phase != Phase.FINISHED:
             for seat in game.state.players:
@@ -46,9 +49,10 @@ def test_every_legal_action_has_a_key_that_round_trips_and_every_group_fits(pres
                     assert len(key) <= MAX_KEY_LENGTH
                     assert len(f"ch:99999999:{token}:{key}") <= CUSTOM_ID
                     assert parse_action_key(key, seat) == action
+                    seen_kinds.add(key[:2] if "." in key[:2] else key)
                     checked += 1
                 choices = choices_for(view, token)
-                groups = [choices.discard, choices.calls, choices.exchanges, choices.vote,
+                groups = [choices.discard, choices.calls, choices.exchanges, choices.vote, choices.kongs,
                           *(swaps for _, swaps in choices.blank_swaps)]
                 assert all(len(g) <= MAX_OPTIONS for g in groups)
                 assert all(len(c.label) <= 80 for g in groups for c in g)
@@ -61,7 +65,8 @@ def test_every_legal_action_has_a_key_that_round_trips_and_every_group_fits(pres
                 game.apply(CloseWindow(TABLE))
             else:
                 game.apply(computer_move("normal", game, waiting[0]))
-    assert checked > 1000
+    assert checked > (500 if options.get("players") == 2 else 1000)
+    assert {"d.", "c.", "p", "h", "dr"} <= seen_kinds  # discards, calls (chows and pungs too), pass, wait, draw
 
 
 def _check_pick(pick, legal) -> None:  # type: ignore[no-untyped-def]
@@ -96,6 +101,18 @@ def test_any_text_is_a_key_or_a_clear_refusal(text: str) -> None:
 @given(st.text(max_size=30))
 def test_any_token_text_is_described_without_error(text: str) -> None:
     assert gone_message(text).startswith("That button was for ")
+
+
+def test_CL_chows_and_kongs_have_keys_and_labels() -> None:
+    from bot.engine.actions import Call, DeclareKong
+    from bot.engine.notation import parse_tiles
+
+    chow = Call(1, tuple(parse_tiles("4D 6D")), False)
+    assert action_key(chow) == "c.4D-6D" and parse_action_key("c.4D-6D", 1) == chow
+    kong = DeclareKong(2, parse_tiles("RD")[0])
+    assert action_key(kong) == "k.RD" and parse_action_key("k.RD", 2) == kong
+    with pytest.raises(TableError):
+        parse_action_key("k.", 2)
 
 
 def test_tokens_name_their_decisions() -> None:

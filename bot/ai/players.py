@@ -15,6 +15,7 @@ from typing import Protocol
 from bot.engine.actions import Action
 from bot.engine.views import SeatView
 
+from . import classical
 from .strategy import Strategy
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -46,6 +47,8 @@ class CardPlayer:
         self.strategy = Strategy(level, random.Random(seed))
 
     def decide(self, view: SeatView) -> Action:
+        if view.card.ruleset == "classical":  # no card to read: four sets and a pair (bot.ai.classical)
+            return classical.decide(self.level, self.strategy.rng, view)
         return self.strategy.decide(view)
 
 

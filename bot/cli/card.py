@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from bot.cli import classical_card
 from bot.cli.common import UsageProblem, card_or_explain, count, file_path, print_json
 from bot.engine.analysis import LineAnalysis, analyze
 from bot.engine.cardfile import validate_card_text
@@ -77,6 +78,8 @@ def run_list(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     card = card_or_explain(args.card)
     print(f"{card.name} [{card.id}]" + (f", {card.year}" if card.year else ""))
+    if card.ruleset == "classical":
+        print("No card lines: a hand is four sets (chows, pungs or kongs) and a pair (docs/rules.md §9).")
     for section in card.sections:
         print(f"\n{section}")
         for line in (x for x in card.lines if x.section == section):
@@ -106,6 +109,8 @@ def _check_json(result: CheckResult) -> dict[str, Any]:
 def run_check(args: argparse.Namespace) -> int:
     card = card_or_explain(args.card)
     concealed, exposures = _rack(args)
+    if card.ruleset == "classical":
+        return classical_card.run_check(concealed, exposures, args.json)
     try:
         result = check(card, concealed, exposures)
     except TileError as exc:
@@ -131,6 +136,8 @@ def _analysis_json(item: LineAnalysis) -> dict[str, Any]:
 def run_analyze(args: argparse.Namespace) -> int:
     card = card_or_explain(args.card)
     concealed, exposures = _rack(args)
+    if card.ruleset == "classical":
+        return classical_card.run_analyze(concealed, exposures, args.json)
     try:
         visible = parse_tiles(args.visible) if args.visible.strip() else []
         for _ in range(args.repeat):

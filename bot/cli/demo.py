@@ -13,7 +13,7 @@ from bot.ai.selfplay import play_game
 from bot.engine.events import Event
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
-from bot.engine.rules import TableRules, rules_for_card
+from bot.engine.rules import TableRules, rules_for_card, table_rules
 from bot.engine.tiles import code
 from bot.engine.views import public_view, seat_view
 from bot.service.cards import load_card
@@ -72,19 +72,23 @@ class Narrator:
     def mahjong_line(self, event: Event) -> str:
         """The Mah Jongg, the card line it matched and the hand, group by group."""
         d = event.data
-        line = self.game.card.line(d["line"])
         groups = "  ".join(_tiles(g) for g in d["tiles"])
         # A draw is told together with the discard that follows it; a winning draw has no discard, so it is
         # told here (a self-pick may also come from a joker exchange after a call, with no draw to tell).
         drew = self.drawn.pop(event.seat, None) if event.seat is not None else None
         draw = f"{describe(drew, self.wind)}\n" if drew is not None else ""
+        if not self.game.card.lines:  # the classical game: no card line to show
+            return f"{draw}\n{describe(event, self.wind)}\n   Hand: {groups}"
+        line = self.game.card.line(d["line"])
         return (f"{draw}\n{describe(event, self.wind)}\n   Line {line.id} ({line.section}): {line.printed()}\n"
                 f"   Hand: {groups}")
 
 
-def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | None = None) -> Game:
-    """Play and narrate one game; with ``db_path`` it is played through the table service and recorded."""
-    card = load_card("practice")
+def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | None = None,
+             preset: str = "nmjl") -> Game:
+    """Play and narrate one game under the rules ``preset``; with ``db_path`` it is played through the table
+    service and recorded."""
+    card = load_card(table_rules(preset).card)
     rules = rules_for_card(card)
     say(f"Charleston demo: four '{level}' computer players on the {card.name}, seed {seed}.")
     if db_path is None:

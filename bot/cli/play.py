@@ -35,7 +35,7 @@ def register(commands: Any) -> None:
                    help=f"a level per seat: {', '.join(LEVELS)}")
     p.add_argument("--card", default=None, metavar="ID", help="card id (default: practice, or nmjl-1946 with "
                    "--rules nmjl-1946)")
-    p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl or nmjl-1946")
+    p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--log", type=file_path, default=None, metavar="DIR",
                    help="write every game to DIR as a replay file")
     p.add_argument("--db", type=file_path, default=None, metavar="PATH",
@@ -47,6 +47,7 @@ def register(commands: Any) -> None:
                             "asked)")
     p.add_argument("--seed", type=seed, default=2026)
     p.add_argument("--level", default="normal", choices=[lv for lv in LEVELS if lv != "random"])
+    p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--delay", type=seconds(10), default=0.0, metavar="SECONDS", help="pause between lines")
     p.add_argument("--db", type=file_path, default=None, metavar="PATH",
                    help="play through the table service and record the game in this database")
@@ -138,9 +139,13 @@ def run_demo_command(args: argparse.Namespace) -> int:
 
     db_path = None if args.no_db else args.db
     folder = output_folder(args.images, "--images") if args.images and not args.no_images else None
-    card_or_explain("practice")  # the demo's card: a cards folder of a league's own may not hold it
+    try:
+        card_id = table_rules(args.rules).card
+    except RulesError as exc:
+        raise UsageProblem(str(exc)) from None
+    card_or_explain(card_id)  # the demo's card: a cards folder of a league's own may not hold it
     with database_errors(db_path or ":memory:"):
-        game = run_demo(args.seed, args.level, say, db_path)
+        game = run_demo(args.seed, args.level, say, db_path, args.rules)
     if folder is not None:
         try:
             paths = write_images(game, folder)

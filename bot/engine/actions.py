@@ -136,10 +136,19 @@ class DeclareMahJongg(Action):
     type: ClassVar[str] = "declare_mahjong"
 
 
+@dataclass(frozen=True, slots=True)
+class DeclareKong(Action):
+    """Classical game (docs/rules.md §9): on one's own turn, lay down a kong of ``tile``: four from the rack (a
+    concealed kong), or the fourth added to one's own exposed pung. A replacement tile is drawn at once."""
+
+    type: ClassVar[str] = "kong"
+    tile: int
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (CharlestonPass, CharlestonVote, CourtesyOffer, Draw, Discard, Call, PassCall, Hold, CloseWindow,
-                ExchangeJoker, SwapBlank, DeclareMahJongg)
+                ExchangeJoker, SwapBlank, DeclareMahJongg, DeclareKong)
 }
 _TILE_FIELDS = {"tile"}
 _TILES_FIELDS = {"tiles"}

@@ -201,6 +201,13 @@ def can_still_win(card: Card, exposures: Sequence[Sequence[int]], visible: Seque
     """From public information only (docs/rules.md §6, dead hands; §11.6): can a player with these exposures
     still make some line, given the tiles ``visible`` elsewhere (discards and the naturals of other players'
     exposures)? Her concealed tiles are unknown, so every tile not visible counts as still reachable."""
+    return bool(possible_variants(card, exposures, visible).any())
+
+
+def possible_variants(card: Card, exposures: Sequence[Sequence[int]],
+                      visible: Sequence[int]) -> npt.NDArray[np.bool_]:
+    """The variants (one flag each, in ``card.index`` order) a player with these exposures can still make:
+    the question of :func:`can_still_win`, answered for every variant."""
     wild = card.wild
     groups = [exposure_group(e, wild) for e in exposures]
     index = card.index
@@ -216,4 +223,4 @@ def can_still_win(card: Card, exposures: Sequence[Sequence[int]], visible: Seque
     possible = _possible(index, rack)
     if groups:
         possible &= index.mask_to_bool(index.holding(groups))
-    return bool(possible.any())
+    return possible

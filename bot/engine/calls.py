@@ -1,20 +1,23 @@
 """The call window and claims (docs/rules.md §4: P4-P11, P14; §11.2, §11.5, §11.7): calling a discard for
-an exposure or for Mah Jongg, passing, holding, the window closing, and the claim that wins it (P10)."""
+an exposure or for Mah Jongg, passing, holding, the window closing, and the claim that wins it (P10; CL4 in the
+classical game, whose own calls are checked in :mod:`.classical_calls`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import classical
 from .actions import Call, CloseWindow, Hold, PassCall
 from .ending import false_mahjong, win
 from .errors import IllegalAction
 from .events import Event, EventKind, public
+from .liveness import alive_after, recheck
 from .matching import check, exposure_verdict, group_name
 from .queries import unanswered
 from .referee import Referee
 from .state import CallWindow, Claim, Exposure, Phase, Turn
 from .tiles import name
-from .turns import check_dead, next_turn
+from .turns import next_turn
 
 
 def open_window(ref: Referee, seat: int) -> CallWindow:
@@ -101,6 +104,11 @@ def check_exposure_call(ref: Referee, seat_no: int, tile: int, tiles: Sequence[i
                                min_size=state.rules.min_call_size)
     if not verdict.legal:
         raise IllegalAction(verdict.reason)
+    if not alive_after(ref, seat_no, [tile, *tiles]):
+        # §11.6: the exposure would leave the hand dead at once; online the table refuses it, as it refuses a
+        # false Mah Jongg at a friendly table, so a hopeless call never takes the tile from a live player.
+        raise IllegalAction(f"No line that holds this {group_name(size)} of {name(tile)} with your exposures "
+                            "can still be made with the tiles already out: the call would leave your hand dead.")
 
 
 def pass_call(ref: Referee, action: PassCall) -> list[Event]:
@@ -142,36 +150,64 @@ def maybe_resolve(ref: Referee, window: CallWindow) -> list[Event]:
     return []
 
 
+def winning_claim(ref: Referee, window: CallWindow) -> Claim:
+    """The claim that takes the discard. P10 (a): Mah Jongg first; (b) among Mah Jongg claims the next in turn
+    after the discarder; among exposures the nearest too, or with ``first_exposed_wins`` (P10 (c)) the first
+    made. CL4 (classical): Mah Jongg, then a pung or kong, then a chow (only one player may chow)."""
+    rules = ref.state.rules
+    distance = {s: (s - window.discarder) % 4 for s in range(4)}
+    order = {id(c): n for n, c in enumerate(window.claims)}
+
+    def rank(claim: Claim) -> tuple[int, int]:
+        if claim.mahjong:
+            return 0, distance[claim.seat]
+        kind = 2 if rules.classical and classical.is_chow(window.tile, claim.tiles) else 1
+        return kind, order[id(claim)] if rules.first_exposed_wins else distance[claim.seat]
+
+    return min(window.claims, key=rank)
+
+
 def resolve(ref: Referee, window: CallWindow) -> list[Event]:
-    """P10: Mah Jongg beats an exposure; among equals, the next in turn after the discarder wins."""
+    """The window closes: the winning claim (P10, CL4) takes the discard, or play moves on."""
     state = ref.state
     if not window.claims:
-        events = [public(EventKind.WINDOW_CLOSED, window.discarder, claimed=False),
-                  *next_turn(ref, window.discarder)]
-        if state.rules.window_until_next_discard and state.phase == Phase.PLAY:
-            # §11.7 (1946): the discard stays claimable until the next player discards.
-            state.late_window = CallWindow(window.discarder, window.tile, mahjong_only=window.mahjong_only)
-        return events
-    distance = {s: (s - window.discarder) % 4 for s in range(4)}
-    winner = min(window.claims, key=lambda c: (not c.mahjong, distance[c.seat]))
+        events = [public(EventKind.WINDOW_CLOSED, window.discarder, claimed=False)]
+        if state.rules.window_until_next_discard:
+            events += next_turn(ref, window.discarder)
+            if state.phase == Phase.PLAY:
+                # §11.7 (1946): the discard stays claimable until the next player discards.
+                state.late_window = CallWindow(window.discarder, window.tile, mahjong_only=window.mahjong_only)
+            return events
+        state.window = None
+        # §11.6: the discard is out of everyone's reach now.
+        events += recheck(ref)
+        return events + next_turn(ref, window.discarder)
+    winner = winning_claim(ref, window)
     state.window = None
     state.discards.pop()
     seat = state.seats[winner.seat]
     events = [public(EventKind.WINDOW_CLOSED, window.discarder, claimed=True, winner=winner.seat)]
     if winner.mahjong:
         seat.rack.append(window.tile)
+        if state.rules.classical:
+            return events + classical.win(ref, winner.seat, "discard", discarder=window.discarder)
         result = check(ref.card, seat.rack, [e.tiles for e in seat.exposures], tile_set=ref.tile_set)
         return events + win(ref, winner.seat, result, "discard", discarder=window.discarder)
     for tile in winner.tiles:
         seat.rack.remove(tile)
-    exposure = Exposure(window.tile, [window.tile, *winner.tiles], window.discarder)
+    tiles = [window.tile, *winner.tiles]
+    if state.rules.classical and classical.is_chow(window.tile, winner.tiles):
+        tiles.sort()  # a chow lies in order
+    exposure = Exposure(window.tile, tiles, window.discarder)
     seat.exposures.append(exposure)
     state.phase = Phase.PLAY
     state.turn_state = Turn.after_call(winner.seat, window.discarder)
     # A copy: a later joker exchange changes the exposure, never the event that told of it.
     events.append(public(EventKind.EXPOSURE, winner.seat, tile=window.tile, tiles=list(exposure.tiles),
                          called_from=window.discarder))
-    dead = check_dead(ref, winner.seat)
-    if dead:
-        return events + dead + next_turn(ref, winner.seat)
+    if state.rules.classical and len(tiles) == 4:
+        return events + classical.replacement_draw(ref, winner.seat)  # a called kong (CL1 [?]: docs/rules.md)
+    events += recheck(ref)  # §11.6: the exposed naturals are out of the others' reach
+    if seat.dead:
+        return events + next_turn(ref, winner.seat)
     return events

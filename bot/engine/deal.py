@@ -1,5 +1,5 @@
-"""Dealing a game and rotating the deal (docs/rules.md §2: S1, S3, S5; §11.4 three players, §11.7 the 1946
-deal). The walls and dice are abstracted into one wall shuffled from the seed and drawn from the front."""
+"""Dealing a game and rotating the deal (docs/rules.md §2: S1, S3, S5; §11.4 three and two players, §11.7 the
+1946 deal). The walls and dice are abstracted into one wall shuffled from the seed and drawn from the front."""
 
 from __future__ import annotations
 
@@ -28,12 +28,14 @@ def deal_game(card: Card, rules: TableRules, seed: int, *, east: int, game_no: i
         raise RulesError(f"The card '{card.id}' needs {need}.")
     if rules.card != card.id:
         raise RulesError(f"The rules name card '{rules.card}' but the game was given '{card.id}'.")
+    if (card.ruleset == "classical") != rules.classical:
+        raise RulesError("The classical game is played with its own rules preset, 'classical', and no card.")
     if not 0 <= east <= 3:
         raise RulesError("East must be seat 0, 1, 2 or 3.")
     tile_set = tile_set_for(rules)
     seats = [Seat() for _ in range(4)]
-    if rules.players == 3:
-        seats[(east + 3) % 4].empty = True  # North's chair stays empty
+    for chair in empty_chairs(east, rules.players):
+        seats[chair].empty = True
     state = GameState(rules, card.id, seed, east, seats, [], Phase.PLAY, Turn.dealt(east), game_no=game_no)
     rng = random.Random(f"{seed}:{game_no}:deal")
     if deal is None:
@@ -44,6 +46,16 @@ def deal_game(card: Card, rules: TableRules, seed: int, *, east: int, game_no: i
     events = [public(EventKind.DEAL, east=east, wall=len(state.wall), game_no=game_no)]
     events += [private(EventKind.RACK, s, tiles=display_sorted(state.seats[s].rack)) for s in state.players]
     return state, events
+
+
+def empty_chairs(east: int, players: int) -> tuple[int, ...]:
+    """The chairs nobody sits in: North's with three players (CH8); with two, who sit opposite (CH9), South's
+    and North's."""
+    if players == 3:
+        return ((east + 3) % 4,)
+    if players == 2:
+        return ((east + 1) % 4, (east + 3) % 4)
+    return ()
 
 
 def _deal_shuffled(state: GameState, tile_set: TileSet, rng: random.Random) -> None:

@@ -63,13 +63,19 @@ class EventKind(StrEnum):
     DEAD_HAND = "dead_hand", ("reason",), "The seat's hand is dead, and why."
     PASS = "pass", (), "The seat passed on the discard."
     HOLD = "hold", ("seconds",), "The seat asked the table to wait this many seconds."
-    CALL = "call", ("mahjong", "size"), "The seat called the discard: for Mah Jongg, or for a group of size."
+    CALL = "call", ("mahjong", "size", "chow"), \
+        "The seat called the discard: for Mah Jongg, or for a group of size (chow: a classical chow)."
     WINDOW_CLOSED = "window_closed", ("claimed", "winner"), \
         "The call window on the seat's discard closed; winner is the seat that took it (when claimed)."
     EXPOSURE = "exposure", ("tile", "tiles", "called_from"), \
         "The seat exposed a group of tile, as tiles, calling the discard of called_from."
     DRAW_RETURNED = "draw_returned", ("wall",), \
         "A late (1946) claim took the discard: the seat's drawn tile went back on the wall."
+    KONG = "kong", ("tile", "tiles", "concealed", "added"), \
+        "Classical: the seat laid down a kong of tile on its turn (concealed: four from the rack; added: the " \
+        "fourth on its own exposed pung)."
+    REPLACEMENT = "replacement", ("wall",), \
+        "Classical: after a kong the seat drew a replacement tile from the end of the wall (tiles left)."
     JOKER_EXCHANGE = "joker_exchange", ("owner", "exposure", "tile"), \
         "The seat gave tile for a joker in exposure number exposure of seat owner."
     BLANK_SWAP = "blank_swap", ("discard", "tile"), "The seat swapped a blank for the discard at that index."

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from . import calls, charleston, mahjong, turns
+from . import calls, charleston, classical, classical_calls, mahjong, turns
 from .actions import (
     TABLE,
     Action,
@@ -21,6 +21,7 @@ from .actions import (
     CharlestonVote,
     CloseWindow,
     CourtesyOffer,
+    DeclareKong,
     DeclareMahJongg,
     Discard,
     Draw,
@@ -68,9 +69,12 @@ class Game(Referee):
         if action.seat != TABLE:
             if not 0 <= action.seat <= 3 or state.seats[action.seat].empty:
                 raise IllegalAction(f"There is no player in seat {action.seat}.")
-            if state.seats[action.seat].dead:
-                raise IllegalAction("Your hand is dead: you no longer draw, discard or call this game.")
-        handler = self._HANDLERS.get(type(action))
+            if state.seats[action.seat].dead and not (isinstance(action, Draw) and state.rules.dead_hand_draws):
+                raise IllegalAction("Your hand is dead: you no longer draw, discard or call this game."
+                                    if not state.rules.dead_hand_draws else
+                                    "Your hand is dead: you only draw, and throw what you draw, this game.")
+        handlers = self._CLASSICAL_HANDLERS if state.rules.classical else self._HANDLERS
+        handler = handlers.get(type(action))
         if handler is None:
             raise IllegalAction(f"Unknown action {action!r}.")
         events = handler(self, action)
@@ -90,4 +94,14 @@ class Game(Referee):
         ExchangeJoker: mahjong.exchange_joker,
         SwapBlank: mahjong.swap_blank,
         DeclareMahJongg: mahjong.declare,
+        DeclareKong: classical.kongs_are_classical,
+    }
+    # The classical game (docs/rules.md §9): its own calls, kongs and Mah Jongg; no jokers or blanks.
+    _CLASSICAL_HANDLERS: ClassVar[dict[type[Action], Handler]] = {
+        **_HANDLERS,
+        Call: classical_calls.call,
+        DeclareMahJongg: classical.declare,
+        DeclareKong: classical.declare_kong,
+        ExchangeJoker: classical.no_jokers,
+        SwapBlank: classical.no_jokers,
     }

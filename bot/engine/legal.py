@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 from . import charleston as ch
+from . import classical_legal
 from .actions import (
     Action,
     Call,
@@ -25,6 +26,7 @@ from .actions import (
     SwapBlank,
 )
 from .game import Game
+from .liveness import alive_after
 from .matching import check, exposure_verdict
 from .queries import blank_swap_refusal, dead_discard_refusal
 from .state import CallWindow, Phase
@@ -37,8 +39,11 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
     if state.phase == Phase.FINISHED or not 0 <= seat <= 3:
         return []
     me = state.seats[seat]
-    if me.empty or me.dead:
-        return []
+    turn = state.phase == Phase.PLAY and seat == state.turn
+    if me.empty or (me.dead and not (turn and state.turn_state.needs_draw and state.rules.dead_hand_draws)):
+        return []  # a dead hand plays on only to draw (and throw what it draws) where the rules say so (M7)
+    if state.rules.classical:
+        return _classical_actions(game, seat)
     actions: list[Action] = []
     if state.phase == Phase.CHARLESTON:
         assert state.charleston is not None
@@ -70,6 +75,19 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
         actions += _call_actions(game, seat, state.window, late=False)
     actions += _blank_swaps(game, seat)
     return actions
+
+
+def _classical_actions(game: Game, seat: int) -> list[Action]:
+    """The classical game (docs/rules.md §9): no Charleston, jokers or blanks; chows and kongs."""
+    state = game.state
+    if state.phase == Phase.PLAY and seat == state.turn:
+        return [Draw(seat)] if state.turn_state.needs_draw else classical_legal.turn_actions(state, seat)
+    if state.phase == Phase.PLAY and state.late_window is not None:
+        return classical_legal.call_actions(state, seat, state.late_window, late=True)
+    if state.phase == Phase.CALL_WINDOW:
+        assert state.window is not None
+        return classical_legal.call_actions(state, seat, state.window, late=False)
+    return []
 
 
 def _combos(rack: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
@@ -134,7 +152,8 @@ def _call_actions(game: Game, seat: int, window: CallWindow, *, late: bool) -> l
             if not group_ok:
                 break
             tiles = (window.tile,) * use_naturals + ((wild,) * use_wilds if wild is not None else ())
-            actions.append(Call(seat, tiles, False))
+            if alive_after(game, seat, [window.tile, *tiles]):  # §11.6: never a call that kills the hand
+                actions.append(Call(seat, tiles, False))
     return actions
 
 

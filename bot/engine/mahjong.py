@@ -7,6 +7,7 @@ from .actions import DeclareMahJongg, ExchangeJoker, SwapBlank
 from .ending import false_mahjong, win
 from .errors import IllegalAction
 from .events import Event, EventKind, public
+from .liveness import recheck
 from .matching import check
 from .queries import blank_swap_refusal, dead_discard_refusal, seat_wind
 from .referee import Referee
@@ -37,8 +38,14 @@ def exchange_joker(ref: Referee, action: ExchangeJoker) -> list[Event]:
     rack.append(Tile.J)
     exposure.tiles[exposure.tiles.index(Tile.J)] = action.tile
     state.turn_state = state.turn_state.with_exchange()
-    return [public(EventKind.JOKER_EXCHANGE, action.seat, owner=action.owner, exposure=action.exposure,
-                   tile=action.tile)]
+    events = [public(EventKind.JOKER_EXCHANGE, action.seat, owner=action.owner, exposure=action.exposure,
+                     tile=action.tile)]
+    # §11.6: the natural now lies in an exposure, out of the others' reach (and out of the giver's).
+    events += recheck(ref)
+    if state.seats[action.seat].dead:
+        state.turn_state = Turn.over(action.seat)
+        events += next_turn(ref, action.seat)
+    return events
 
 
 def swap_blank(ref: Referee, action: SwapBlank) -> list[Event]:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from .rules import TableRules
 from .state import CallWindow, GameState, Phase
-from .tiles import SET_1946, Tile, TileSet, standard_set
+from .tiles import CLASSICAL, SET_1946, Tile, TileSet, standard_set
 
 WIND_NAMES = ("East", "South", "West", "North")
 
@@ -24,7 +24,9 @@ PHASE_HINT = {
 
 
 def tile_set_for(rules: TableRules) -> TileSet:
-    """The set a table plays with: the 1946 set, or the standard set with the table's blanks."""
+    """The set a table plays with: the classical or the 1946 set, or the standard set with the table's blanks."""
+    if rules.classical:
+        return CLASSICAL
     return SET_1946 if rules.flowers_wild else standard_set(rules.blanks)
 
 

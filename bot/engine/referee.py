@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from .card import Card
 from .errors import IllegalAction
+from .line import Variant
 from .queries import PHASE_HINT, seat_wind, tile_set_for, tiles_in_sight
 from .rules import RulesError
 from .state import GameState, Phase
@@ -27,6 +28,9 @@ class Referee:
         self.state = state
         self.card = card
         self.tile_set = tile_set_for(state.rules)
+        # seat -> (its exposures as (tile, size), a variant it can still make, that variant's tile kinds): see
+        # :mod:`bot.engine.liveness`.
+        self.witnesses: dict[int, tuple[tuple[tuple[int, int], ...], Variant, tuple[int, ...]]] = {}
 
     def require_phase(self, *phases: Phase) -> None:
         """Refuse the action unless the game is in one of ``phases``."""

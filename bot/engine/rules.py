@@ -1,5 +1,5 @@
-"""Table rules: a validated set of options with the presets ``nmjl`` (default) and ``nmjl-1946``
-(docs/rules.md: the table options and the decisions for online play of §11).
+"""Table rules: a validated set of options with the presets ``nmjl`` (default), ``nmjl-1946`` and ``classical``
+(docs/rules.md: the table options, the decisions for online play of §11, and the classical game of §9).
 
 Build one with :func:`table_rules`, which names any unknown option or out-of-range value in plain words, or
 with :func:`rules_for_card` for the preset a card is played with.
@@ -29,7 +29,7 @@ class TableRules:
 
     preset: str = "nmjl"
     card: str = "practice"
-    players: int = 4  # 3 or 4 (CH8, §11.4)
+    players: int = 4  # 2, 3 or 4 (CH8, CH9, §11.4)
     call_window_seconds: int = 8  # §11.2: 3-30
     hold_seconds: int = 20  # P11: the cap on one hold
     declarations: Declarations = "friendly"  # §11.1
@@ -48,6 +48,14 @@ class TableRules:
     window_until_next_discard: bool = False  # §11.7 (1946): a discard stays claimable until the next discard
     false_mahjong_penalty: int = 0  # §11.7: chips to each intact player in strict mode (1946: 30)
     winner_pays_double_rules: bool = True  # SC1/SC2: discarder double, self-pick double, jokerless bonus
+    first_exposed_wins: bool = False  # P10(c): between exposure claims the first made wins, not the nearest
+    dead_hand_draws: bool = False  # M7 [CLASSIC]: a dead hand keeps drawing and throws each drawn tile
+    base: int = 10  # the classical game (§9): the value of a win, in chips
+
+    @property
+    def classical(self) -> bool:
+        """Whether this is the classical chow/pung game (§9): no card, no jokers, four sets and a pair."""
+        return self.preset == "classical"
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON, loadable by :func:`rules_from_dict`."""
@@ -84,13 +92,21 @@ PRESETS: dict[str, dict[str, Any]] = {
         "false_mahjong_penalty": 30,
         "winner_pays_double_rules": False,
     },
+    "classical": {
+        "card": "classical",
+        "charleston": False,
+        "second_charleston": False,
+        "courtesy_pass": False,
+        "dead_hand_draws": True,
+    },
 }
+CLASSICAL_CARD = "classical"  # the built-in "card" of the classical game: four sets and a pair
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "declarations": ("friendly", "strict"),
     "blank_timing": ("own_turn", "any_time", "not_own_turn"),
     "three_player_charleston": ("none", "bob"),
-    "players": (3, 4),
+    "players": (2, 3, 4),
     "min_call_size": (3, 4),
 }
 _RANGES: dict[str, tuple[int, int]] = {
@@ -98,6 +114,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "hold_seconds": (5, 60),
     "hot_wall": (0, 40),
     "false_mahjong_penalty": (0, 1000),
+    "base": (1, 1000),
 }
 
 
@@ -151,6 +168,23 @@ def _validate(rules: TableRules, known: dict[str, Any]) -> None:
         raise RulesError(f"Option 'blanks' must be 0 (none) or between 2 and 8, not {rules.blanks}.")
     if rules.flowers_wild and rules.blanks:
         raise RulesError("Blanks cannot be used with the 1946 set (flowers wild).")
+    if rules.classical:
+        _validate_classical(rules)
+    elif rules.card == CLASSICAL_CARD:
+        raise RulesError("The classical game has no card: choose the rules preset 'classical' to play it.")
+
+
+def _validate_classical(rules: TableRules) -> None:
+    """The classical game (§9) has its own tile set and no Charleston; options that make no sense there are
+    refused rather than ignored."""
+    if rules.card != CLASSICAL_CARD:
+        raise RulesError(f"The classical game is played without a card, not with '{rules.card}'.")
+    for option, why in (("charleston", "there is no Charleston"), ("blanks", "the set has no blanks"),
+                        ("flowers_wild", "the set has no flowers"), ("east_double", "East is paid like anyone")):
+        if getattr(rules, option):
+            raise RulesError(f"Option '{option}' does not apply to the classical game: {why}.")
+    if rules.min_call_size != 3:
+        raise RulesError("Option 'min_call_size' does not apply to the classical game: chows and pungs are called.")
 
 
 def with_options(rules: TableRules, **options: Any) -> TableRules:

@@ -43,18 +43,23 @@ def _kinds(codes: list[str]) -> list[int]:
 class Exposure:
     """A group on a rack made with a called discard."""
 
-    tile: int  # the tile the group is made of
+    tile: int  # the tile the group is made of (the called tile of a classical chow)
     tiles: list[int]  # as it lies on the rack, jokers included
-    called_from: int  # the seat that discarded the called tile
+    called_from: int  # the seat that discarded the called tile (its owner, for a classical concealed kong)
+    concealed: bool = False  # classical: a kong declared from the rack, laid down but never called
 
     def to_json(self) -> dict[str, Any]:
         """The exposure as plain JSON."""
-        return {"tile": code(self.tile), "tiles": _codes(self.tiles), "called_from": self.called_from}
+        data = {"tile": code(self.tile), "tiles": _codes(self.tiles), "called_from": self.called_from}
+        if self.concealed:
+            data["concealed"] = True  # only when set: older snapshots and replays stay as they were
+        return data
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Exposure:
         """The exposure saved by :meth:`to_json`."""
-        return Exposure(int(parse_tile(data["tile"])), _kinds(data["tiles"]), data["called_from"])
+        return Exposure(int(parse_tile(data["tile"])), _kinds(data["tiles"]), data["called_from"],
+                        bool(data.get("concealed", False)))
 
 
 @dataclass(slots=True)

@@ -179,5 +179,14 @@ def set_1946() -> TileSet:
     return TileSet("1946", tuple(counts), Tile.F)
 
 
+def classical_set() -> TileSet:
+    """The classical game's set (docs/rules.md §9): 136 tiles, three suits, winds and dragons; no flowers, no
+    jokers, nothing wild."""
+    counts = [4] * NUM_KINDS
+    counts[Tile.F] = counts[Tile.J] = counts[Tile.BL] = 0
+    return TileSet("classical", tuple(counts), None)
+
+
 STANDARD = standard_set()
 SET_1946 = set_1946()
+CLASSICAL = classical_set()

@@ -1,13 +1,14 @@
 """Turns in play (docs/rules.md §4): the first turn, drawing, discarding (which opens a call window), moving
-play to the next live seat, and finding a hand dead at the start of its turn (§11.6)."""
+play to the next seat, and finding hands dead whenever a discard changes the tiles in sight (§11.6). Under the
+classical rules a dead hand still draws, and throws what it draws (M7 [CLASSIC], CL6)."""
 
 from __future__ import annotations
 
 from .actions import Discard, Draw
-from .analysis import can_still_win
-from .ending import end, kill
+from .ending import end
 from .errors import IllegalAction
 from .events import Event, EventKind, private, public
+from .liveness import recheck
 from .referee import Referee
 from .state import CallWindow, GameState, Phase, Result, Turn, TurnStage
 from .tiles import Tile, name
@@ -31,8 +32,12 @@ def draw(ref: Referee, action: Draw) -> list[Event]:
     tile = state.wall.pop(0)
     state.seats[action.seat].rack.append(tile)
     state.turn_state = Turn.after_draw(action.seat, tile)
-    return [public(EventKind.DRAW, action.seat, wall=len(state.wall)),
-            private(EventKind.DREW, action.seat, tile=tile)]
+    events = [public(EventKind.DRAW, action.seat, wall=len(state.wall)),
+              private(EventKind.DREW, action.seat, tile=tile)]
+    if state.seats[action.seat].dead:
+        # M7 [CLASSIC]: a dead hand throws the tile it drew, at once.
+        events += discard(ref, Discard(action.seat, tile))
+    return events
 
 
 def discard(ref: Referee, action: Discard) -> list[Event]:
@@ -50,23 +55,27 @@ def discard(ref: Referee, action: Discard) -> list[Event]:
     state.turn_state = Turn.over(action.seat)
     state.turns += 1
     events = [public(EventKind.DISCARD, action.seat, tile=action.tile)]
-    claimers = [s for s in state.live_seats if s != action.seat]
-    if action.tile in (Tile.J, Tile.BL) or not claimers:
+    state.late_window = None
+    if action.tile in (Tile.J, Tile.BL):
         # P12: a discarded joker is dead, and so is a blank (TR2): nobody may claim them.
-        return events + next_turn(ref, action.seat)
+        return events + recheck(ref) + next_turn(ref, action.seat)
     hot = bool(state.rules.hot_wall) and len(state.wall) <= state.rules.hot_wall
     # P14/§11.5: the last discard may still be called for an exposure; only the caller's own discard after
     # that (the wall being empty) is open to Mah Jongg alone.
     last_call = not state.wall and called
-    state.late_window = None
     state.window = CallWindow(action.seat, action.tile, mahjong_only=hot or last_call)
     state.phase = Phase.CALL_WINDOW
+    # §11.6: the tiles in sight changed (the discarder can't have this tile back; under the 1946 rules the
+    # discard before it is no longer claimable): a hand dead now can't call this tile.
+    events += recheck(ref)
+    if not any(s != action.seat for s in state.live_seats):
+        return events + next_turn(ref, action.seat)
     return [*events, public(EventKind.CALL_WINDOW, action.seat, tile=action.tile,
                             mahjong_only=state.window.mahjong_only)]
 
 
 def next_turn(ref: Referee, after: int) -> list[Event]:
-    """Play moves to the next live player after ``after``, who must draw (or the game ends)."""
+    """Play moves to the next player after ``after`` who plays on, who must draw (or the game ends)."""
     state = ref.state
     state.window = None
     events: list[Event] = []
@@ -78,8 +87,10 @@ def next_turn(ref: Referee, after: int) -> list[Event]:
             break
         if not state.wall:
             return events + end(ref, Result("wall"))
-        events += check_dead(ref, seat)
-        if not state.seats[seat].dead:
+        events += recheck(ref, [seat])
+        if not state.live_seats:
+            break
+        if not state.seats[seat].dead or state.rules.dead_hand_draws:
             state.phase = Phase.PLAY
             state.turn_state = Turn.must_draw(seat)
             return [*events, public(EventKind.TURN, seat)]
@@ -87,21 +98,11 @@ def next_turn(ref: Referee, after: int) -> list[Event]:
 
 
 def next_seat(state: GameState, seat: int) -> int | None:
-    """The next seat in turn after ``seat`` with a live hand, or None if there is none."""
+    """The next seat in turn after ``seat`` that plays on (a live hand; any hand where dead hands draw), or
+    None if there is none."""
     for step in range(1, 5):
         nxt = (seat + step) % 4
-        if not state.seats[nxt].empty and not state.seats[nxt].dead:
+        chair = state.seats[nxt]
+        if not chair.empty and (not chair.dead or state.rules.dead_hand_draws):
             return nxt
     return None
-
-
-def check_dead(ref: Referee, seat: int) -> list[Event]:
-    """§11.6: a hand is dead once public information shows no line can still be made."""
-    state = ref.state
-    if state.seats[seat].dead:
-        return []
-    exposures = [e.tiles for e in state.seats[seat].exposures]
-    if can_still_win(ref.card, exposures, ref.visible_tiles(exclude=seat)):
-        return []
-    return kill(ref, seat, "no line on the card can still be made with these exposures and the tiles "
-                           "already out")

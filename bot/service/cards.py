@@ -7,6 +7,7 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
+from bot.engine import classical
 from bot.engine.card import Card
 from bot.engine.cardfile import MAX_CHARS, load_card_text
 from bot.engine.errors import CardError
@@ -75,8 +76,10 @@ def register_imported(card_id: str, card: Card) -> Card:
 
 @cache
 def load_card(card_id: str) -> Card:
-    """A shipped card (or one in ``CHARLESTON_CARDS_DIR``), or a registered imported card, by id; compiled once
-    per process."""
+    """A shipped card (or one in ``CHARLESTON_CARDS_DIR``), a registered imported card, by id, compiled once per
+    process; ``classical`` is the classical game's built-in card (four sets and a pair, no lines)."""
+    if card_id == classical.CARD.id:
+        return classical.CARD
     if IMPORTED in card_id:
         if card_id in _imported:
             return _imported[card_id]

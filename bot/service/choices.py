@@ -16,6 +16,7 @@ from bot.engine.actions import (
     CharlestonPass,
     CharlestonVote,
     CourtesyOffer,
+    DeclareKong,
     DeclareMahJongg,
     Discard,
     ExchangeJoker,
@@ -24,7 +25,7 @@ from bot.engine.actions import (
     SwapBlank,
 )
 from bot.engine.matching import group_name
-from bot.engine.tiles import Suit, Tile, code, name, suit_of
+from bot.engine.tiles import SUIT_NAME, Suit, Tile, code, name, number_of, suit_of
 from bot.engine.views import SeatView
 
 from .errors import ErrorKind, TableError
@@ -89,6 +90,7 @@ class SeatChoices:
     blank_swaps: tuple[tuple[str, tuple[Choice, ...]], ...] = ()  # (suit group, swaps)
     vote: tuple[Choice, ...] = ()
     pick: TilePick | None = None
+    kongs: tuple[Choice, ...] = ()  # classical: kongs to lay down on one's own turn (with a replacement draw)
 
     @property
     def empty(self) -> bool:
@@ -98,7 +100,7 @@ class SeatChoices:
     def keys(self) -> list[str]:
         """Every action key on offer (a Charleston pick counts as none: its key is built from the pick)."""
         singles = [self.declare, self.call_mahjong, self.pass_call, self.hold]
-        groups = [*self.discard, *self.calls, *self.exchanges, *self.vote,
+        groups = [*self.discard, *self.calls, *self.exchanges, *self.vote, *self.kongs,
                   *(c for _, swaps in self.blank_swaps for c in swaps)]
         return [c.key for c in [*singles, *groups] if c is not None]
 
@@ -129,11 +131,20 @@ def choices_for(view: SeatView, token: str | None) -> SeatChoices:
     elif any(isinstance(a, CourtesyOffer) for a in legal):
         pick = TilePick("courtesy", "courtesy", _rack_options(view.rack), 0, 3, (0,))
     swaps = [a for a in legal if isinstance(a, SwapBlank)]
+    own = {t for e in view.exposures if len(e) == 3 and len(set(e)) == 1 for t in e}
+    kongs = tuple(Choice(action_key(a), f"Kong of {name(a.tile)}" + (" (add to your pung)" if a.tile in own
+                                                                       else " (concealed)"))
+                  for a in legal if isinstance(a, DeclareKong))
     return SeatChoices(token, discard, declare, call_mahjong, exposures, pass_call, hold, exchanges,
-                       _group_swaps(swaps, table.discards), votes, pick)
+                       _group_swaps(swaps, table.discards), votes, pick, kongs)
 
 
 def _call_label(call: Call, tile: int) -> str:
+    suit = suit_of(tile)
+    if len(call.tiles) == 2 and suit is not None and tile not in call.tiles and all(
+            suit_of(t) == suit for t in call.tiles):
+        run = "-".join(str(number_of(t)) for t in sorted([tile, *call.tiles]))
+        return f"Chow {run} {SUIT_NAME[suit]}"  # classical: three in a row
     jokers = sum(1 for t in call.tiles if t != tile)
     label = f"{group_name(len(call.tiles) + 1).capitalize()} of {name(tile)}"
     return label + (f" ({jokers} joker{'s' if jokers > 1 else ''})" if jokers else "")

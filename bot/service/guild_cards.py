@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from bot.engine.card import Card
 from bot.engine.cardfile import load_card_text, validate_card_text
 from bot.engine.errors import CardError
+from bot.engine.rules import CLASSICAL_CARD
 from bot.store import guilds
 from bot.store.db import Database
 from bot.store.guilds import GuildCard
 
-from .cards import UnknownCard, card_files, card_label, imported_id, load_card, register_imported, registered
+from .cards import IMPORTED, UnknownCard, card_files, card_label, imported_id, load_card, register_imported, registered
 from .errors import ErrorKind, TableError
 from .files import FileProblem, decode_text
 
@@ -92,11 +93,13 @@ class GuildCards:
         own = self._by_guild.get(guild_id, {})
         if key in own:
             return own[key]
-        if key in self._shipped():
+        if IMPORTED not in key:
             try:
-                return load_card(key)
-            except (UnknownCard, CardError) as exc:
-                raise TableError(ErrorKind.BAD_INPUT, f"The card '{key}' can't be used: {exc}") from None
+                return load_card(key)  # a shipped card, or a built-in one (the classical game's)
+            except UnknownCard:
+                pass
+            except CardError as exc:
+                raise TableError(ErrorKind.BAD_INPUT, f"The card '{key}' can't be used: {exc.problems[0]}") from None
         raise TableError(ErrorKind.BAD_INPUT, f"There is no card '{name[:40]}' here. Cards: "
                          f"{', '.join(self.names(guild_id))} (see /card list).")
 
@@ -107,16 +110,13 @@ class GuildCards:
             return chosen
         return FALLBACK_CARD
 
-    async def for_table(self, guild_id: int, name: str | None, preset: str | None) -> tuple[str, str]:
-        """The card id and rules preset for a new table: the named card (default: the guild's default card) and
+    async def for_table(self, guild_id: int, name: str | None, preset: str | None) -> tuple[str | None, str]:
+        """The card and rules preset for a new table: the named card (default: the guild's default card) played by
         the preset asked for (default: the card's own). Rules asked for without a card, that the default card is
-        not played with (the 1946 rules), take the first shipped card played with them."""
+        not played with (the 1946 rules, the classical game), come with no card: the rules' own is played."""
         card = self.card(guild_id, name or await self.default_name(guild_id))
         if name is None and preset is not None and card.ruleset != preset:
-            for shipped in self._shipped():
-                candidate = self.card(guild_id, shipped)
-                if candidate.ruleset == preset:
-                    return candidate.id, preset
+            return None, preset
         return card.id, preset or card.ruleset
 
     async def infos(self, guild_id: int) -> list[CardInfo]:
@@ -146,7 +146,7 @@ class GuildCards:
         too big or not UTF-8 text, or a card with problems (every problem, one per line); nothing is stored
         then."""
         name = card_name(name)
-        if name in self._shipped() or name in self._by_guild.get(guild_id, {}):
+        if name in self._shipped() or name == CLASSICAL_CARD or name in self._by_guild.get(guild_id, {}):
             raise TableError(ErrorKind.EXISTS, f"A card named '{name}' already exists here: choose another name "
                              "(see /card list).")
         source = _SAFE_FILENAME.sub("_", filename)[:60] or "card.toml"

@@ -8,6 +8,8 @@ The seat is not part of the key (the service knows who pressed), so one key mean
     cp.5D-N-RD.0    Charleston pass: own tiles, then how many blind        v.1 / v.0  stop / go on (the vote)
     co.5D-N         courtesy offer (may be empty: ``co.``)                 x.2.0.5D   give 5D for the joker in seat 2's
     b.17            swap a blank for discard 17    dr       draw              exposure 0
+    k.RD            classical: lay down a kong of Red Dragon (four in the rack, or the fourth on one's pung)
+    c.4D-6D         classical: call a 5 Dot for a chow with the 4 and 6 (the call key names the rack tiles)
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from bot.engine.actions import (
     CharlestonPass,
     CharlestonVote,
     CourtesyOffer,
+    DeclareKong,
     DeclareMahJongg,
     Discard,
     Draw,
@@ -66,6 +69,8 @@ def action_key(action: Action) -> str:
             return f"x.{owner}.{exposure}.{code(tile)}"
         case SwapBlank(discard=discard):
             return f"b.{discard}"
+        case DeclareKong(tile=tile):
+            return f"k.{code(tile)}"
     raise ValueError(f"no key for {action!r}")  # the table's own actions (closing a window) have none
 
 
@@ -112,4 +117,6 @@ def _parse(key: str, seat: int) -> Action:
             return ExchangeJoker(seat, _number(owner), _number(exposure), int(parse_tile(tile)))
         case "b", [discard]:
             return SwapBlank(seat, _number(discard))
+        case "k", [tile]:
+            return DeclareKong(seat, int(parse_tile(tile)))
     raise ValueError(key)

@@ -15,9 +15,9 @@ from bot.engine.tiles import name
 Namer = Callable[[int], str]
 
 # What a table's channel is told, one line each: discards, calls, exposures, exchanges, dead hands, the end.
-NOTABLE = frozenset({"discard", "call", "exposure", "joker_exchange", "blank_swap", "dead_hand", "false_mahjong",
-                     "mahjong", "game_over", "charleston_stopped", "computer_takes_over", "back", "joined", "left",
-                     "computer_added", "table_closed", "draw_returned"})
+NOTABLE = frozenset({"discard", "call", "exposure", "kong", "joker_exchange", "blank_swap", "dead_hand",
+                     "false_mahjong", "mahjong", "game_over", "charleston_stopped", "computer_takes_over", "back",
+                     "joined", "left", "computer_added", "table_closed", "draw_returned"})
 
 HOW = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with the heavenly hand"}
 
@@ -79,7 +79,9 @@ def describe(event: Event, who: Namer) -> str:
             only = " (Mah Jongg only)" if d["mahjong_only"] else ""
             return f"{name(d['tile'])} may be called{only}."
         case "call":
-            return f"{me} calls " + ("for Mah Jongg!" if d["mahjong"] else f"for a group of {d['size']}.")
+            if d["mahjong"]:
+                return f"{me} calls for Mah Jongg!"
+            return f"{me} calls " + ("for a chow." if d.get("chow") else f"for a group of {d['size']}.")
         case "pass":
             return f"{me} passes on it."
         case "hold":
@@ -88,6 +90,11 @@ def describe(event: Event, who: Namer) -> str:
             return f"{who(d['winner'])} takes it." if d.get("claimed") else "Nobody calls it."
         case "exposure":
             return f"{me} exposes {tiles_text(d['tiles'])}."
+        case "kong":
+            how = "a concealed kong of" if d["concealed"] else "the fourth tile on her pung of"
+            return f"{me} lays down {how} {name(d['tile'])}."
+        case "replacement":
+            return f"{me} draws a replacement from the end of the wall ({d['wall']} left)."
         case "joker_exchange":
             return f"{me} gives {name(d['tile'])} for a joker from {who(d['owner'])}'s exposure."
         case "blank_swap":
@@ -96,6 +103,8 @@ def describe(event: Event, who: Namer) -> str:
             return f"{me}'s hand is dead: {d['reason']}."
         case "false_mahjong":
             return f"{me} declared Mah Jongg in error."
+        case "mahjong" if d["line"] == "classical":
+            return f"MAH JONGG! {me} goes out with four sets and a pair ({d['value']}), {HOW.get(d['how'], d['how'])}."
         case "mahjong":
             bonus = ", jokerless" if d["jokerless"] else ""
             return (f"MAH JONGG! {me} wins on {d['line']} ({d['section']}, {d['value']}), "

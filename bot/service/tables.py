@@ -157,9 +157,9 @@ class TableService(Referee):
     def make_rules(self, preset: str, *, card: str | None = None, **options: Any) -> TableRules:
         """Table rules from a preset and options, checked (an unknown card or a bad value is a TableError)."""
         if card is None:
-            card = "nmjl-1946" if preset == "nmjl-1946" else "practice"
-        elif preset == "nmjl" and card == "nmjl-1946":
-            preset = "nmjl-1946"  # the 1946 card is played with the 1946 set
+            card = {"nmjl-1946": "nmjl-1946", "classical": "classical"}.get(preset, "practice")
+        elif preset == "nmjl" and card in ("nmjl-1946", "classical"):
+            preset = card  # the 1946 card is played with the 1946 set; the classical game has its own rules
         try:
             rules = table_rules(preset, card=card, **options)
         except RulesError as exc:
@@ -177,7 +177,7 @@ class TableService(Referee):
         table = self.table(table_id)
         seat = self._seat(table, player_id)
         game = self._require_game(table)
-        return hints_for(seat_view(game, seat), top)
+        return hints_for(seat_view(game, seat), top, base=game.state.rules.base)
 
     # -- tables and seats --------------------------------------------------------------------------------------
     async def create_table(self, guild_id: int, channel_id: int, *, created_by: int | None = None,
@@ -317,6 +317,13 @@ class TableService(Referee):
             return wanted
         if not free:
             raise TableError(ErrorKind.SEATING, "The table is full.")
+        if table.rules.players == 2:
+            # Two players sit opposite (CH9): the first free seat across from someone seated, else seat 0 or 2.
+            taken = [s for s in range(4) if s not in free]
+            across = [s for s in free if (s + 2) % 4 in taken] if taken else [s for s in free if s % 2 == 0]
+            if len(taken) >= 2:
+                raise TableError(ErrorKind.SEATING, "This table is for two players, and both seats are taken.")
+            return (across or free)[0]
         return free[0]
 
     def _card(self, card_id: str) -> Card:
@@ -342,6 +349,11 @@ class TableService(Referee):
             if rules.players == 3:
                 empty = next(s for s in range(4) if s not in filled)
                 east = (empty + 1) % 4  # the empty chair is North's
+            elif rules.players == 2:
+                if (filled[0] + 2) % 4 != filled[1]:
+                    raise TableError(ErrorKind.SEATING, "Two players sit opposite each other (seats 0 and 2, or 1 "
+                                     "and 3): one of you, please move.")
+                east = east if east in filled else filled[0]
             card = self._card(rules.card)
             game_no = table.row.games_played + 1
             seed = table.row.seed + game_no

@@ -25,10 +25,11 @@ Policy = Callable[[object, int], Action]
 
 
 def make_bot(double: Double, db: Path, *, clock: ManualClock | None = None, seeds: Iterator[int] | None = None,
-             refresh: float = 0.05) -> CharlestonBot:
+             refresh: float = 0.05, render_workers: int = 0) -> CharlestonBot:
     """The Charleston bot for the double: commands synced to its guild, messages refreshed every ``refresh``
-    seconds, new tables dealt from ``seeds``."""
-    settings = Settings(double.token, str(db), double.guild_id, "INFO", double.api_base, double.gateway_url, refresh)
+    seconds, new tables dealt from ``seeds``, images drawn in a thread (``render_workers`` 0) or processes."""
+    settings = Settings(double.token, str(db), double.guild_id, "INFO", double.api_base, double.gateway_url, refresh,
+                        render_workers)
     return CharlestonBot(settings, clock=clock, seeds=seeds)
 
 
@@ -74,7 +75,9 @@ def _component_for(table: int, token: str | None, action: Action) -> str:
 class Driver:
     """Plays the people of one table through Discord until the game ends."""
 
-    def __init__(self, double: Double, bot: CharlestonBot, table_id: int, people: list[Person]) -> None:
+    def __init__(self, double: Double, bot: CharlestonBot, table_id: int, people: list[Person],
+                 think: Callable[[], float] | None = None) -> None:
+        self.think = think  # seconds a person takes before each move (none in tests)
         self.double = double
         self.bot = bot
         self.table_id = table_id
@@ -120,6 +123,8 @@ class Driver:
 
     async def move(self, person: Person) -> None:
         """Make the move this person's policy chooses, through the components Discord shows them."""
+        if self.think is not None:
+            await asyncio.sleep(self.think())
         game = self.live.game
         action = person.policy(game, person.seat)
         token = self.bot.service.seat_update(self.table_id, person.player.id).table.token

@@ -201,7 +201,7 @@ async def test_a_person_who_misses_her_turn_is_played_for_and_comes_back(discord
 
 async def test_the_1946_rules_play_to_the_end(discord_double: Double, tmp_path: Path) -> None:
     alice = discord_double.user("alice")
-    bot = make_bot(discord_double, tmp_path / "1946.db", seeds=iter([3]))
+    bot = make_bot(discord_double, tmp_path / "1946.db", seeds=iter([3]), render_workers=1)  # drawn in a process
     async with discord_double.running(bot):
         await discord_double.wait_for_commands("table")
         table_id = await open_table(discord_double, alice, rules="nmjl-1946", computer_delay=0)
