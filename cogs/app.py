@@ -14,18 +14,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service.clock import Clock
+from bot.service.leagues import LeagueService
 from bot.service.tables import TableService
+from bot.service.weekly import WeeklyPosts
 from bot.settings import Settings
 
 from .components import DYNAMIC_ITEMS
 from .controls import Controls
 from .drawing import Drawing
+from .poster import WeeklyPoster
 from .presenter import Presenter
 from .replies import report_error
 
 log = logging.getLogger("charleston.discord")
 
-EXTENSIONS = ("cogs.general", "cogs.tables", "cogs.play")
+EXTENSIONS = ("cogs.general", "cogs.tables", "cogs.play", "cogs.league", "cogs.cards")
 
 
 class CharlestonTree(app_commands.CommandTree["CharlestonBot"]):
@@ -51,6 +54,8 @@ class CharlestonBot(commands.Bot):
         self._seeds = seeds
         self._extensions = extensions
         self._service: TableService | None = None
+        self._leagues: LeagueService | None = None
+        self._poster: WeeklyPoster | None = None
         self._stop_clock = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
         self.drawing = Drawing(settings.render_workers)
@@ -64,17 +69,38 @@ class CharlestonBot(commands.Bot):
             raise RuntimeError("the bot has not started")
         return self._service
 
+    @property
+    def leagues(self) -> LeagueService:
+        """The league service (open once :meth:`setup_hook` has run)."""
+        if self._leagues is None:
+            raise RuntimeError("the bot has not started")
+        return self._leagues
+
+    @property
+    def poster(self) -> WeeklyPoster:
+        """The weekly standings poster (running once :meth:`setup_hook` has run)."""
+        if self._poster is None:
+            raise RuntimeError("the bot has not started")
+        return self._poster
+
     async def setup_hook(self) -> None:
-        """Open and migrate the database, restore every open table, load the cogs, start the clock, sync."""
-        self._service = await TableService.open(self.settings.db_path, clock=self._clock,
-                                                computer_delay=self._computer_delay, seeds=self._seeds)
-        log.info("database %s: %d open table(s) restored", self.settings.db_path, len(self.service.tables))
+        """Open and migrate the database, restore every open table (and the cards servers imported), load the
+        cogs, start the clock and the weekly poster, sync."""
+        self._service = service = await TableService.open(self.settings.db_path, clock=self._clock,
+                                                          computer_delay=self._computer_delay, seeds=self._seeds)
+        self._leagues = LeagueService(service.db, service.clock)
+        imported = await self._leagues.cards.load_all()  # restoring the tables registered them already
+        self._leagues.watch(service)
+        log.info("database %s: %d open table(s) restored, %d imported card(s)", self.settings.db_path,
+                 len(service.tables), imported)
         for extension in self._extensions:
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)  # every button drawn before a restart works after it
         self.presenter.start()
         await self.presenter.refresh_all()
         self._clock_task = asyncio.create_task(self.service.run(self._stop_clock), name="table clock")
+        self._poster = WeeklyPoster(self, WeeklyPosts(service.db, service.clock))
+        self._poster.start()
         guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -89,6 +115,8 @@ class CharlestonBot(commands.Bot):
     async def close(self) -> None:
         """Stop the clock, let in-flight actions finish, close the database, then disconnect."""
         self._stop_clock.set()
+        if self._poster is not None:
+            await self._poster.stop()
         if self._clock_task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._clock_task, timeout=10)

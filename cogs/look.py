@@ -13,7 +13,7 @@ from bot.engine.notation import parse_tiles
 from bot.engine.state import Phase
 from bot.engine.tiles import name
 from bot.engine.views import PublicView
-from bot.service.cards import load_card
+from bot.service.cards import card_label, load_card
 from bot.service.choices import SeatChoices
 from bot.service.hints import Hint
 from bot.service.narration import NOTABLE, describe
@@ -103,7 +103,7 @@ def result_line(view: TableView, game: PublicView) -> str:
 
 def _title(view: TableView) -> str:
     game = f" · game {view.game.game_no}" if view.game is not None else ""
-    return f"**Table {view.table_id}**{game} · {view.rules.card} card · {view.rules.preset} rules"
+    return f"**Table {view.table_id}**{game} · {card_label(view.rules.card)} card · {view.rules.preset} rules"
 
 
 async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing) -> Payload:

@@ -10,10 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai.players import LEVELS
+from bot.service.cards import card_label
 from bot.service.errors import ErrorKind, TableError
 from bot.service.updates import TableOptions
 
 from . import look
+from .league import here
 from .replies import defer, reply
 
 if TYPE_CHECKING:
@@ -41,30 +43,36 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
 
     @app_commands.command(name="new", description="Open a table in a new thread of this channel")
     @app_commands.describe(card="the card to play (default: the server's default card)",
-                           rules="the rules: modern NMJL, the League's 1946 rules, or the classical chow/pung game",
+                           rules="the rules: modern NMJL, the League's 1946 rules, or the classical chow/pung game "
+                                 "(default: the card's)",
                            call_seconds="how long a discard may be called (3 to 30 seconds)",
                            players="2, 3 or 4 players", strict="a wrong Mah Jongg kills the hand (default: refused)",
-                           computer_delay="seconds a computer player waits before each move (0 to 5)")
+                           computer_delay="seconds a computer player waits before each move (0 to 5)",
+                           league="the league its games count for (default: this channel's league, if any)")
     @app_commands.choices(rules=[app_commands.Choice(name="NMJL (modern)", value="nmjl"),
                                  app_commands.Choice(name="NMJL 1946", value="nmjl-1946"),
                                  app_commands.Choice(name="Classical (chow/pung, no card)", value="classical")])
     @app_commands.choices(players=[app_commands.Choice(name="4 players", value=4),
                                    app_commands.Choice(name="3 players", value=3),
                                    app_commands.Choice(name="2 players", value=2)])
-    async def new(self, interaction: discord.Interaction, card: str | None = None, rules: str = "nmjl",
+    async def new(self, interaction: discord.Interaction, card: str | None = None, rules: str | None = None,
                   call_seconds: app_commands.Range[int, 3, 30] = 8, players: int = 4, strict: bool = False,
-                  computer_delay: app_commands.Range[float, 0, 5] = 1.5) -> None:
+                  computer_delay: app_commands.Range[float, 0, 5] = 1.5, league: str | None = None) -> None:
         """Open a table: its thread, its lobby message, the opener in seat 0."""
         if interaction.guild_id is None or interaction.channel is None:
             raise TableError(ErrorKind.BAD_INPUT, "Tables are opened in a server's channel, not in DMs.")
         service = self.bot.service
-        table_rules = service.make_rules(rules, card=card, call_window_seconds=call_seconds, players=players,
+        card_id, preset = await self.bot.leagues.cards.for_table(interaction.guild_id, card, rules)
+        counts_for = await self.bot.leagues.for_new_table(interaction.guild_id, league, here(interaction))
+        table_rules = service.make_rules(preset, card=card_id, call_window_seconds=call_seconds, players=players,
                                          declarations="strict" if strict else "friendly")
         await defer(interaction, ephemeral=False, thinking=True)
         opened = await service.create_table(interaction.guild_id, interaction.channel_id or 0,
                                             created_by=interaction.user.id, rules=table_rules,
                                             options=TableOptions(float(computer_delay)))
         table_id = opened.table_id
+        if counts_for is not None:
+            await self.bot.leagues.attach_table(table_id, counts_for)
         thread = await self._thread(interaction.channel, table_id)
         await service.relocate(table_id, thread.id)
         await service.set_display(table_id, thread=thread.id)
@@ -72,8 +80,9 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
         await service.drain()
         await self.bot.presenter.show_now(table_id)  # the lobby message, posted by the presenter
         where = thread.mention if thread.id != interaction.channel_id else "here"
-        await reply(interaction, f"{interaction.user.mention} opened **table {table_id}** ({table_rules.card} card): "
-                    f"join it {where}.", ephemeral=False)
+        league_note = f", counts for **{counts_for.name}**" if counts_for is not None else ""
+        await reply(interaction, f"{interaction.user.mention} opened **table {table_id}** "
+                    f"({card_label(table_rules.card)} card{league_note}): join it {where}.", ephemeral=False)
 
     async def _thread(self, channel: Any, table_id: int) -> Any:
         """A public thread for the table, or the channel itself where threads can't be made."""
@@ -88,8 +97,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
 
     @new.autocomplete("card")
     async def _cards(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=card_id, value=card_id) for card_id in self.bot.service.card_ids()
-                if typed.lower() in card_id.lower()][:25]
+        names = self.bot.leagues.cards.names(interaction.guild_id) if interaction.guild_id else []
+        return [app_commands.Choice(name=name, value=name) for name in names if typed.lower() in name][:25]
+
+    @new.autocomplete("league")
+    async def _leagues(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        names = await self.bot.leagues.names(interaction.guild_id) if interaction.guild_id else []
+        return [app_commands.Choice(name=name, value=name) for name in names if typed.lower() in name.lower()][:25]
 
     @app_commands.command(name="join", description="Take a seat at this table")
     @app_commands.describe(seat="a seat number, 0 to 3 (default: the first free one)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from bot.engine.errors import CardError
 from .files import FileProblem, read_text
 
 DEFAULT_CARDS_DIR = Path(__file__).resolve().parents[2] / "data" / "cards"
+IMPORTED = "@"  # an imported card's id is "<its name in the guild>@<guild id>": unique across guilds
+_imported: dict[str, Card] = {}  # imported cards of every guild, by id (see bot.service.guild_cards)
 
 
 class UnknownCard(LookupError):
@@ -49,12 +52,38 @@ def load_card_file(path: Path | str) -> Card:
     return load_card_text(text, source=str(path))
 
 
+def imported_id(guild_id: int, name: str) -> str:
+    """The id under which a guild's imported card is played (its name alone is unique only in its guild)."""
+    return f"{name}{IMPORTED}{guild_id}"
+
+
+def card_label(card_id: str) -> str:
+    """How a card id is shown to players: an imported card by its name in the guild."""
+    return card_id.split(IMPORTED, 1)[0]
+
+
+def registered(card_id: str) -> Card | None:
+    """The imported card registered under ``card_id``, if any."""
+    return _imported.get(card_id)
+
+
+def register_imported(card_id: str, card: Card) -> Card:
+    """Make an imported card loadable by :func:`load_card` under ``card_id`` (see :func:`imported_id`)."""
+    card = replace(card, id=card_id)
+    _imported[card_id] = card
+    return card
+
+
 @cache
 def load_card(card_id: str) -> Card:
-    """A shipped or imported card by id, compiled once per process; ``classical`` is the classical game's built-in
-    card (four sets and a pair, no lines)."""
+    """A shipped card (or one in ``CHARLESTON_CARDS_DIR``), a registered imported card, by id, compiled once per
+    process; ``classical`` is the classical game's built-in card (four sets and a pair, no lines)."""
     if card_id == classical.CARD.id:
         return classical.CARD
+    if IMPORTED in card_id:
+        if card_id in _imported:
+            return _imported[card_id]
+        raise UnknownCard(card_id, sorted(card_files()))
     files = card_files()
     if card_id not in files:
         raise UnknownCard(card_id, sorted(files))

@@ -17,6 +17,8 @@ class ErrorKind(StrEnum):
     BAD_INPUT = "bad_input"  # an unknown card, a level or rules option out of range, a malformed action key
     FORBIDDEN = "forbidden"  # the caller may not do this (only the table's creator or a manager closes it)
     CONFLICT = "conflict"  # another process moved the table on; it was reloaded, try again
+    NO_LEAGUE = "no_league"  # no league by that name in this server (or none here, or several to choose from)
+    EXISTS = "exists"  # a league, season or card of that name already exists in this server
 
 
 class TableError(Exception):

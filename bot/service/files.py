@@ -30,13 +30,19 @@ def read_text(path: Path | str, *, what: str, max_bytes: int) -> str:
         raise FileProblem(f"cannot read {path}: permission denied") from None
     except OSError as exc:
         raise FileProblem(f"cannot read {path}: {exc.strerror or exc}") from None
+    return decode_text(data, name=str(path), what=what, max_bytes=max_bytes)
+
+
+def decode_text(data: bytes, *, name: str, what: str, max_bytes: int) -> str:
+    """The UTF-8 text of a file's bytes (a file read from disk, or an upload), by the same rules as
+    :func:`read_text`; ``name`` names the file in messages."""
     if len(data) > max_bytes:
-        raise FileProblem(f"{path} is larger than {max_bytes:,} bytes, far more than any {what}; is it the right "
+        raise FileProblem(f"{name} is larger than {max_bytes:,} bytes, far more than any {what}; is it the right "
                           "file?")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise FileProblem(f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at column {column}); "
+        raise FileProblem(f"{name}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at column {column}); "
                           f"save the {what} as UTF-8") from None

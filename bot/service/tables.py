@@ -37,6 +37,7 @@ from .cards import UnknownCard, card_files, load_card
 from .clock import Clock, SystemClock
 from .decisions import open_tokens
 from .errors import ErrorKind, TableError
+from .guild_cards import GuildCards
 from .hints import Hint, hints_for
 from .hub import Hub, SeatListener, TableListener
 from .keys import parse_action_key
@@ -438,6 +439,7 @@ class TableService(Referee):
         """Load every table that is not closed and pick its game up exactly where it was. Computer moves due are
         made at the next :meth:`tick`, and deadlines that passed while the service was down are acted on then,
         earliest first, as if on time."""
+        await GuildCards(self.db).load_all()  # the cards servers imported: games in progress may be played with them
         for row in await records.load_tables(self.db):
             table = LiveTable(row, rules_from_dict(row.rules), TableOptions.from_dict(row.options))
             table.names = await records.seat_names(self.db, row.seats)

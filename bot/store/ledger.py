@@ -127,3 +127,48 @@ async def verify(db: Database) -> list[str]:
             "AND t.kind = 'settlement' AND t.closed = 1)"):
         problems.append(f"game {game_id} has ended but has no settlement")
     return problems
+
+
+def _scope(guild_id: int, league_id: int | None) -> tuple[str, list[object]]:
+    """The WHERE part that keeps a query to one guild's closed transactions (and to one league's tables)."""
+    where = "t.closed = 1 AND t.guild_id = ?"
+    params: list[object] = [guild_id]
+    if league_id is not None:
+        where += (" AND t.game_id IN (SELECT g.game_id FROM games g JOIN tables tb ON tb.table_id = g.table_id "
+                  "WHERE tb.league_id = ?)")
+        params.append(league_id)
+    return where, params
+
+
+async def player_statement(db: Database, guild_id: int, player_id: int, *, league_id: int | None = None,
+                           limit: int = 10) -> tuple[int, int, list[dict[str, object]]]:
+    """A player's balance in one guild (or league), how many transactions (games settled, corrections) make it,
+    and the last ``limit`` of them, newest first: the game, its table, when, the player's amount and why."""
+    where, params = _scope(guild_id, league_id)
+    row = await db.fetchone(f"SELECT COALESCE(SUM(p.amount), 0), COUNT(DISTINCT t.txn_id) FROM ledger_postings p "
+                            f"JOIN ledger_transactions t USING (txn_id) WHERE {where} AND p.player_id = ?",
+                            [*params, player_id])
+    total, count = (int(row[0]), int(row[1])) if row else (0, 0)
+    rows = await db.fetchall(
+        f"SELECT t.txn_id, t.game_id, g.table_id, t.kind, t.created_at, SUM(p.amount) AS amount, "
+        f"GROUP_CONCAT(p.reason, '; ') AS reason FROM ledger_postings p JOIN ledger_transactions t USING (txn_id) "
+        f"LEFT JOIN games g ON g.game_id = t.game_id WHERE {where} AND p.player_id = ? "
+        f"GROUP BY t.txn_id ORDER BY t.txn_id DESC LIMIT ?", [*params, player_id, limit])
+    return total, count, [dict(r) for r in rows]
+
+
+LEDGER_CSV_COLUMNS = ("txn_id", "created_at", "kind", "game_id", "table_id", "league", "account", "player_id",
+                      "player_name", "seat", "amount", "reason", "memo")
+
+
+async def guild_postings(db: Database, guild_id: int, *, league_id: int | None = None) -> list[tuple[object, ...]]:
+    """Every posting of one guild's (or league's) closed transactions, oldest first, as
+    :data:`LEDGER_CSV_COLUMNS`."""
+    where, params = _scope(guild_id, league_id)
+    rows = await db.fetchall(
+        f"SELECT t.txn_id, t.created_at, t.kind, t.game_id, g.table_id, l.name, p.account, p.player_id, "
+        f"pl.display_name, p.seat, p.amount, p.reason, t.memo FROM ledger_postings p "
+        f"JOIN ledger_transactions t USING (txn_id) LEFT JOIN games g ON g.game_id = t.game_id "
+        f"LEFT JOIN tables tb ON tb.table_id = g.table_id LEFT JOIN leagues l ON l.league_id = tb.league_id "
+        f"LEFT JOIN players pl ON pl.player_id = p.player_id WHERE {where} ORDER BY t.txn_id, p.posting_id", params)
+    return [tuple(r) for r in rows]

@@ -176,4 +176,108 @@ MIGRATIONS: list[str] = [
     ALTER TABLE tables ADD COLUMN display TEXT NOT NULL DEFAULT '{}';
     ALTER TABLE table_seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0 CHECK (away IN (0, 1));
     """,
+    # 4: leagues in Discord. Several leagues per guild (a league is no longer the guild itself), each with its
+    # channel, members, seasons and the weekly standings posts already made; a table may count for one league.
+    # The guild's own settings (its default card) and the cards it imported move to tables of their own.
+    # Existing data: each guild's old league row becomes that guild's first league, and the guild's tables (and
+    # so its games) count for it, as every game of the guild did before; its players become members.
+    """
+    CREATE TABLE guild_settings (
+        guild_id     INTEGER PRIMARY KEY,
+        default_card TEXT,                              -- a shipped card id or an imported card's name
+        updated_at   TEXT NOT NULL
+    );
+    INSERT INTO guild_settings (guild_id, default_card, updated_at)
+        SELECT guild_id, default_card, created_at FROM leagues WHERE default_card != 'practice';
+
+    CREATE TABLE leagues_v4 (
+        league_id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id             INTEGER NOT NULL,
+        name                 TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 40),
+        name_key             TEXT NOT NULL,             -- the name as compared: case and spacing folded
+        timezone             TEXT NOT NULL DEFAULT 'UTC',
+        week_start           INTEGER NOT NULL DEFAULT 0 CHECK (week_start BETWEEN 0 AND 6),  -- 0 = Monday
+        standings_channel_id INTEGER,                   -- its channel: tables opened there count, standings go there
+        auto_join            INTEGER NOT NULL DEFAULT 1 CHECK (auto_join IN (0, 1)),
+        created_by           INTEGER,
+        created_at           TEXT NOT NULL,
+        posts_after          TEXT NOT NULL,             -- weeks ending after this moment are posted
+        UNIQUE (guild_id, name_key)
+    );
+    INSERT INTO leagues_v4 (guild_id, name, name_key, timezone, week_start, standings_channel_id, created_at,
+                            posts_after)
+        SELECT guild_id, CASE WHEN trim(name) = '' THEN 'League' ELSE substr(trim(name), 1, 40) END,
+               CASE WHEN trim(name) = '' THEN 'league' ELSE lower(substr(trim(name), 1, 40)) END,
+               timezone, week_start, standings_channel_id, created_at,
+               strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')
+          FROM leagues ORDER BY guild_id;
+    DROP TABLE leagues;
+    ALTER TABLE leagues_v4 RENAME TO leagues;
+    CREATE UNIQUE INDEX one_league_per_channel ON leagues (guild_id, standings_channel_id)
+        WHERE standings_channel_id IS NOT NULL;
+
+    ALTER TABLE tables ADD COLUMN league_id INTEGER REFERENCES leagues (league_id);
+    UPDATE tables SET league_id = (SELECT l.league_id FROM leagues l WHERE l.guild_id = tables.guild_id);
+    CREATE INDEX tables_by_league ON tables (league_id);
+
+    CREATE TABLE league_members (
+        league_id INTEGER NOT NULL REFERENCES leagues (league_id),
+        player_id INTEGER NOT NULL,
+        joined_at TEXT NOT NULL,
+        how       TEXT NOT NULL CHECK (how IN ('joined', 'played')),
+        PRIMARY KEY (league_id, player_id)
+    );
+    INSERT INTO league_members (league_id, player_id, joined_at, how)
+        SELECT t.league_id, gs.player_id, MIN(g.started_at), 'played'
+          FROM game_seats gs JOIN games g USING (game_id) JOIN tables t ON t.table_id = g.table_id
+         WHERE t.league_id IS NOT NULL AND gs.player_id IS NOT NULL
+         GROUP BY t.league_id, gs.player_id;
+
+    CREATE TABLE seasons (
+        season_id  INTEGER PRIMARY KEY AUTOINCREMENT,
+        league_id  INTEGER NOT NULL REFERENCES leagues (league_id),
+        name       TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 40),
+        name_key   TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        ended_at   TEXT,
+        UNIQUE (league_id, name_key)
+    );
+    CREATE UNIQUE INDEX one_open_season ON seasons (league_id) WHERE ended_at IS NULL;
+
+    -- The weekly standings posts: one row per league and week once the week is handled. 'sending' is written
+    -- before the message is sent, so a crash in between is found (and the message looked for) on restart.
+    CREATE TABLE league_posts (
+        league_id   INTEGER NOT NULL REFERENCES leagues (league_id),
+        week        TEXT NOT NULL,                      -- 2026-W48
+        status      TEXT NOT NULL CHECK (status IN ('sending', 'posted', 'failed', 'empty')),
+        channel_id  INTEGER,
+        message_id  INTEGER,
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        last_error  TEXT,
+        next_try_at TEXT,
+        reported    INTEGER NOT NULL DEFAULT 0,         -- the managers were told of the failure
+        updated_at  TEXT NOT NULL,
+        PRIMARY KEY (league_id, week)
+    );
+
+    CREATE TABLE guild_cards (
+        guild_id    INTEGER NOT NULL,
+        name        TEXT NOT NULL,                      -- the card's name in this guild
+        title       TEXT NOT NULL,                      -- the [card] name in the file
+        ruleset     TEXT NOT NULL,
+        source      TEXT NOT NULL,                      -- the card file as imported
+        imported_by INTEGER,
+        imported_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, name)
+    );
+
+    -- Who to tell when something needs a manager (a weekly post that failed): the users seen passing the manager
+    -- check in the guild (the bot gets no member lists).
+    CREATE TABLE guild_managers (
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        seen_at  TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
 ]

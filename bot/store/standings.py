@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .db import Database
+from .db import Database, now_iso
 
 WEEK_LABEL = re.compile(r"^(\d{4})-W(\d{2})$")
 
@@ -87,38 +87,63 @@ def current_week(league: League, now: datetime | None = None) -> str:
 
 
 async def get_league(db: Database, guild_id: int) -> League:
-    row = await db.fetchone("SELECT guild_id, name, timezone, week_start FROM leagues WHERE guild_id = ?",
-                            (guild_id,))
+    """The week settings of the guild's first league (UTC, Monday when it has none): for guild-wide figures."""
+    row = await db.fetchone("SELECT guild_id, name, timezone, week_start FROM leagues WHERE guild_id = ? "
+                            "ORDER BY league_id LIMIT 1", (guild_id,))
     if row is None:
         return League(guild_id)
     return League(row[0], row[1], row[2], row[3])
 
 
+def check_timezone(timezone: str) -> None:
+    """Raise ValueError (a sentence for the user) unless ``timezone`` is a known IANA zone name."""
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise ValueError(f"Unknown time zone '{timezone[:60]}': use a name like America/New_York.") from None
+
+
 async def set_league(db: Database, guild_id: int, *, name: str | None = None, timezone: str | None = None,
                      week_start: int | None = None, standings_channel_id: int | None = None) -> League:
+    """Change the guild's first league (made, named 'League', if the guild has none)."""
     if timezone is not None:
-        try:
-            ZoneInfo(timezone)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"Unknown time zone '{timezone}': use a name like America/New_York.") from None
+        check_timezone(timezone)
     if week_start is not None and not 0 <= week_start <= 6:
         raise ValueError("The week starts on a day from 0 (Monday) to 6 (Sunday).")
-    from .db import now_iso
-
     async with db.transaction() as conn:
-        await conn.execute("INSERT OR IGNORE INTO leagues (guild_id, created_at) VALUES (?, ?)", (guild_id, now_iso()))
+        async with conn.execute("SELECT league_id FROM leagues WHERE guild_id = ? ORDER BY league_id LIMIT 1",
+                                (guild_id,)) as cursor:
+            found = await cursor.fetchone()
+        if found is None:
+            cursor = await conn.execute(
+                "INSERT INTO leagues (guild_id, name, name_key, created_at, posts_after) VALUES (?, ?, ?, ?, ?)",
+                (guild_id, "League", "league", now_iso(), now_iso()))
+            league_id = cursor.lastrowid
+        else:
+            league_id = found[0]
         for column, value in (("name", name), ("timezone", timezone), ("week_start", week_start),
                               ("standings_channel_id", standings_channel_id)):
             if value is not None:
-                await conn.execute(f"UPDATE leagues SET {column} = ? WHERE guild_id = ?", (value, guild_id))
+                await conn.execute(f"UPDATE leagues SET {column} = ? WHERE league_id = ?", (value, league_id))
+        if name is not None:
+            await conn.execute("UPDATE leagues SET name_key = ? WHERE league_id = ?", (name_key(name), league_id))
     return await get_league(db, guild_id)
 
 
+def name_key(name: str) -> str:
+    """A league, season or card name as compared: case and runs of spaces do not matter."""
+    return " ".join(name.split()).casefold()
+
+
 async def standings(db: Database, guild_id: int, start: datetime | None = None,
-                    end: datetime | None = None) -> list[Standing]:
-    """Every human player's totals over the guild's games that ended in [start, end), best net first."""
+                    end: datetime | None = None, *, league_id: int | None = None) -> list[Standing]:
+    """Every human player's totals over the guild's games (those of one league's tables, with ``league_id``)
+    that ended in [start, end), best net first."""
     where = "g.guild_id = ? AND g.ended_at IS NOT NULL"
     params: list[object] = [guild_id]
+    if league_id is not None:
+        where += " AND g.table_id IN (SELECT table_id FROM tables WHERE league_id = ?)"
+        params.append(league_id)
     if start is not None:
         where += " AND g.ended_at >= ?"
         params.append(start.astimezone(UTC).isoformat(timespec="milliseconds"))
@@ -127,9 +152,9 @@ async def standings(db: Database, guild_id: int, start: datetime | None = None,
         params.append(end.astimezone(UTC).isoformat(timespec="milliseconds"))
     rows = await db.fetchall(f"""
             SELECT gs.player_id, COALESCE(p.display_name, CAST(gs.player_id AS TEXT)) AS name, COUNT(*) AS games,
-                   SUM(g.winner_seat = gs.seat) AS wins,
-                   SUM(g.winner_seat = gs.seat AND g.self_pick) AS self_picks,
-                   SUM(g.winner_seat = gs.seat AND g.jokerless) AS jokerless_wins
+                   COALESCE(SUM(g.winner_seat = gs.seat), 0) AS wins,
+                   COALESCE(SUM(g.winner_seat = gs.seat AND g.self_pick), 0) AS self_picks,
+                   COALESCE(SUM(g.winner_seat = gs.seat AND g.jokerless), 0) AS jokerless_wins
               FROM game_seats gs JOIN games g USING (game_id) LEFT JOIN players p ON p.player_id = gs.player_id
              WHERE {where} AND gs.player_id IS NOT NULL
              GROUP BY gs.player_id""", params)

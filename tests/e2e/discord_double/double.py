@@ -11,7 +11,7 @@ import discord
 import yarl
 
 from .gateway import Gateway
-from .models import Channel, Message
+from .models import MEMBER_PERMISSIONS, Channel, Guild, Message
 from .players import Player
 from .server import DiscordDouble
 from .world import World
@@ -76,16 +76,44 @@ class Double:
         """The guild's ``#general`` text channel."""
         return self.world.general
 
-    def channel(self, name: str) -> Channel:
-        """A text channel of the guild by name (created on first use)."""
-        for cid in self.world.guild.channel_ids:
+    def channel(self, name: str, guild: Guild | None = None) -> Channel:
+        """A text channel of the guild (or of another ``guild``) by name (created on first use)."""
+        guild = guild or self.world.guild
+        for cid in guild.channel_ids:
             if self.world.channels[cid].name == name:
                 return self.world.channels[cid]
-        return self.world.add_text_channel(self.world.guild, name)
+        return self.world.add_text_channel(guild, name)
 
-    def user(self, name: str, *, dms_open: bool | None = None) -> Player:
-        """A guild member acting in #general (created on first use; ``dms_open=False``: DMs to them fail)."""
-        return Player(self.world, self.world.add_user(name, dms_open=dms_open), self.general)
+    def add_guild(self, name: str) -> Guild:
+        """Another guild with its own ``#general``, the bot a member (announced at once if the bot is connected)."""
+        guild = self.world.add_guild(name)
+        self.world.add_text_channel(guild, "general")
+        if self.gateway.connected:
+            channels = [self.world.channels[c] for c in guild.channel_ids]
+            self.gateway.dispatch("GUILD_CREATE", guild.to_json(channels, [], guild.members[self.world.bot.id]))
+        return guild
+
+    def user(self, name: str, *, dms_open: bool | None = None, guild: Guild | None = None,
+             manager: bool | None = None) -> Player:
+        """A guild member acting in #general (created on first use; ``dms_open=False``: DMs to them fail). With
+        ``guild``, a member of that guild acting in its #general; ``manager=False`` takes Manage Server and
+        Administrator from their permissions there (everyone has every permission otherwise)."""
+        guild = guild or self.world.guild
+        user = self.world.add_user(name, dms_open=dms_open, guild=guild)
+        if manager is not None:
+            guild.members[user.id].permissions = None if manager else MEMBER_PERMISSIONS
+        return Player(self.world, user, self.channel("general", guild))
+
+    def forbid(self, channel: Channel, forbidden: bool = True) -> None:
+        """The bot may no longer post in ``channel`` (403, 50013 Missing Permissions), or may again."""
+        if forbidden:
+            self.world.behaviour.forbidden_channels.add(channel.id)
+        else:
+            self.world.behaviour.forbidden_channels.discard(channel.id)
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Someone deletes a channel (the bot is told, as by Discord)."""
+        self.world.remove_channel(channel)
 
     def threads(self) -> list[Channel]:
         """The threads of the guild."""

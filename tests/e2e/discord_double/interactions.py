@@ -43,8 +43,9 @@ def payload(world: World, inter: Interaction) -> dict[str, Any]:
         "attachment_size_limit": world.behaviour.attachment_size_limit,
     }
     if guild is not None:
-        channel["permissions"] = ALL_PERMISSIONS
-        member = world.member(guild, inter.user).to_json(permissions=ALL_PERMISSIONS)
+        permissions = world.permissions_for(inter.user, guild)
+        channel["permissions"] = permissions
+        member = world.member(guild, inter.user).to_json(permissions=permissions)
         data.update({"guild_id": str(guild.id), "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
                      "guild_locale": "en-US", "member": member, "context": 0,
                      "authorizing_integration_owners": {"0": str(guild.id)}})

@@ -66,6 +66,7 @@ class Member:
     guild_id: int
     joined_at: float = field(default_factory=time.time)
     nick: str | None = None
+    permissions: str | None = None  # in the guild's channels; None: every permission
 
     def to_json(self, *, with_user: bool = True, permissions: str | None = None) -> dict[str, Any]:
         """The guild member object (optionally without its user, as in ``resolved.members``)."""
@@ -337,6 +338,9 @@ class Interaction:
 
 # Every permission bit up to 2**50, Administrator included: the bot and players may do anything.
 ALL_PERMISSIONS = str((1 << 50) - 1)
+ADMINISTRATOR, MANAGE_GUILD = 1 << 3, 1 << 5
+# A member who is not a server manager: everything but Administrator and Manage Server.
+MEMBER_PERMISSIONS = str(int(ALL_PERMISSIONS) & ~ADMINISTRATOR & ~MANAGE_GUILD)
 
 
 @dataclass(eq=False)

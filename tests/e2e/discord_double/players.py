@@ -255,7 +255,8 @@ class Player:
             resolved.setdefault("users", {})[str(user.id)] = user.to_json()
             guild = self.world.guild_of(self.channel)
             if guild is not None and user.id in guild.members:
-                member = guild.members[user.id].to_json(with_user=False, permissions=self.world.permissions_for(user))
+                member = guild.members[user.id].to_json(with_user=False,
+                                                        permissions=self.world.permissions_for(user, guild))
                 resolved.setdefault("members", {})[str(user.id)] = member
             value = str(user.id)
         elif kind == CHANNEL:
@@ -264,8 +265,9 @@ class Player:
             channel_types = opt.get("channel_types")
             if channel_types and value.type not in channel_types:
                 raise PlayerError(f"option {name!r} accepts channel types {channel_types}, not {value.type}")
-            resolved.setdefault("channels", {})[str(value.id)] = {**value.to_json(),
-                                                                   "permissions": self.world.permissions_for(self.user)}
+            guild = self.world.guild_of(self.channel)
+            resolved.setdefault("channels", {})[str(value.id)] = {
+                **value.to_json(), "permissions": self.world.permissions_for(self.user, guild)}
             value = str(value.id)
         elif kind == ATTACHMENT:
             if not isinstance(value, Attachment):

@@ -310,12 +310,7 @@ async def delete_channel(request: web.Request) -> web.Response:
     world, channel = _world(request), _channel(request)
     if channel.type == DM:
         return json_response(channel.to_json())
-    del world.channels[channel.id]
-    if channel.id in world.guilds[channel.guild_id or 0].channel_ids:
-        world.guilds[channel.guild_id or 0].channel_ids.remove(channel.id)
-    if world.intents & GUILDS:
-        world.dispatch("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", channel.to_json())
-    world.notify()
+    world.remove_channel(channel)
     return json_response(channel.to_json())
 
 
@@ -337,6 +332,8 @@ async def history(request: web.Request) -> web.Response:
 async def send_message(request: web.Request) -> web.Response:
     """The bot posts a message (403 50007 in the DM of a user whose DMs are closed)."""
     world, channel = _world(request), _channel(request)
+    if channel.id in world.behaviour.forbidden_channels:
+        raise DiscordError(403, 50013, "Missing Permissions")
     if channel.is_thread and channel.archived and not channel.locked:
         channel.archived = False
     msg = world.post(channel, world.bot, _body(request), _uploads(request))

@@ -98,6 +98,7 @@ class Behaviour:
     token_lifetime: float = 15 * 60.0
     attachment_size_limit: int = 10 * 1024 * 1024
     rate_limits: dict[str, list[float]] = field(default_factory=dict)
+    forbidden_channels: set[int] = field(default_factory=set)  # the bot may not post there (403 50013)
 
 
 class World:
@@ -369,9 +370,20 @@ class World:
         self.rate_limited[route] += 1
         return pending[1]
 
-    def permissions_for(self, user: User) -> str:
-        """Everyone may do everything in the double."""
-        return ALL_PERMISSIONS
+    def permissions_for(self, user: User, guild: Guild | None = None) -> str:
+        """A member's permissions in a guild's channels: every permission unless the test gave them fewer."""
+        member = (guild or self.guild).members.get(user.id)
+        return member.permissions if member is not None and member.permissions is not None else ALL_PERMISSIONS
+
+    def remove_channel(self, channel: Channel) -> None:
+        """Delete a guild channel or thread (the world forgets it; its messages go with it)."""
+        del self.channels[channel.id]
+        guild = self.guilds.get(channel.guild_id or 0)
+        if guild is not None and channel.id in guild.channel_ids:
+            guild.channel_ids.remove(channel.id)
+        if self.intents & GUILDS:
+            self.dispatch("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", channel.to_json())
+        self.notify()
 
 
 def _number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,0 +1,337 @@
+"""Leagues: several per guild, each with its channel (tables opened there count for it), members, seasons,
+standings per week and per season, and the chip ledger seen through it. No discord here: the cogs call these
+methods; everything a user can cause is refused with a :class:`~bot.service.errors.TableError`.
+
+Every method takes the guild it acts for, and finds leagues only within it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from bot.store import leagues as store
+from bot.store import ledger
+from bot.store.db import Database
+from bot.store.leagues import LeagueRow, PostRow, SeasonRow
+from bot.store.standings import (
+    Standing,
+    check_timezone,
+    current_week,
+    parse_week,
+    standings,
+    week_bounds,
+    week_label,
+    week_start_date,
+)
+
+from .clock import Clock, SystemClock
+from .errors import ErrorKind, TableError
+from .guild_cards import GuildCards
+from .updates import TableUpdate
+
+if TYPE_CHECKING:
+    from .tables import TableService
+
+log = logging.getLogger("charleston.service")
+
+MAX_NAME = 40
+MAX_SEASON_WEEKS = 60  # a season chart shows at most this many weeks (the latest)
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+@dataclass(frozen=True, slots=True)
+class WeekStandings:
+    """One league week: its label, its bounds (UTC) and the players' totals, best first."""
+
+    league: LeagueRow
+    label: str
+    start: datetime
+    end: datetime
+    rows: list[Standing]
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonStandings:
+    """A season (or, with ``season`` None, every game so far): totals, and each week's rows for the chart."""
+
+    league: LeagueRow
+    season: SeasonRow | None
+    weeks: list[tuple[str, list[Standing]]]
+    totals: list[Standing]
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueInfo:
+    """What ``/league info`` shows."""
+
+    league: LeagueRow
+    members: int
+    season: SeasonRow | None
+    seasons: int
+    problems: list[PostRow]  # weekly posts that failed and wait for their next try
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """A player's balance in a guild (or one league): how many transactions (games settled, corrections) make it,
+    and the latest of them (the player's amount in each, and why)."""
+
+    player_id: int
+    league: LeagueRow | None
+    balance: int
+    transactions: int
+    latest: list[dict[str, object]]
+
+
+def clean_name(text: str, what: str) -> str:
+    """A league or season name as typed: spacing tidied, 1-40 characters, no line breaks or mentions."""
+    name = " ".join(text.split())
+    if not 1 <= len(name) <= MAX_NAME or any(c in name for c in "@#`*_~|<>"):
+        raise TableError(ErrorKind.BAD_INPUT, f"A {what} name has 1 to {MAX_NAME} characters, without @ # ` * _ ~ "
+                         "| < or > (like Tuesday Night or Spring 2026).")
+    return name
+
+
+def next_week(label: str, week_start: int) -> str:
+    """The label of the week after ``label``."""
+    return week_label(week_start_date(label, week_start) + timedelta(days=7), week_start)
+
+
+class LeagueService:
+    """The leagues of every guild, over the store; the tables' own service is :class:`TableService`."""
+
+    def __init__(self, db: Database, clock: Clock | None = None) -> None:
+        self.db = db
+        self.clock = clock or SystemClock()
+        self.cards = GuildCards(db)
+        self._table_leagues: dict[int, int | None] = {}
+
+    def now(self) -> datetime:
+        """The service clock's time."""
+        return self.clock.now()
+
+    def now_iso(self) -> str:
+        """The service clock's time as stored (ISO, UTC, milliseconds)."""
+        return self.now().astimezone(UTC).isoformat(timespec="milliseconds")
+
+    def watch(self, tables: TableService) -> None:
+        """Follow the tables: players at a league table join the league with their first game there."""
+        tables.subscribe(self._on_table_update)
+
+    async def _on_table_update(self, update: TableUpdate) -> None:
+        if update.cause != "start":
+            return
+        league = await store.table_league(self.db, update.table_id)
+        if league is None or not league.auto_join:
+            return
+        for seat in update.view.seats:
+            if seat.player_id is not None:
+                await store.add_member(self.db, league.league_id, seat.player_id, "played", self.now_iso())
+
+    # -- finding leagues ---------------------------------------------------------------------------------------
+
+    async def find(self, guild_id: int, name: str | None, channel_ids: list[int] | None = None) -> LeagueRow:
+        """The league a command means: the one named, else the league of this channel, else the guild's only
+        league. A TableError (NO_LEAGUE) says which exist when that is not enough."""
+        if name:
+            found = await store.league_by_name(self.db, guild_id, name)
+            if found is None:
+                raise TableError(ErrorKind.NO_LEAGUE, f"There is no league named '{name[:MAX_NAME]}' in this server. "
+                                 f"{await self._which(guild_id)}")
+            return found
+        if channel_ids:
+            here = await store.league_by_channel(self.db, guild_id, channel_ids)
+            if here is not None:
+                return here
+        every = await store.leagues_of(self.db, guild_id)
+        if len(every) == 1:
+            return every[0]
+        raise TableError(ErrorKind.NO_LEAGUE, await self._which(guild_id))
+
+    async def _which(self, guild_id: int) -> str:
+        every = await store.leagues_of(self.db, guild_id)
+        if not every:
+            return "This server has no league yet: a server manager creates one with /league-admin create."
+        return "Choose a league with the league option: " + ", ".join(league.name for league in every) + "."
+
+    async def names(self, guild_id: int) -> list[str]:
+        """The guild's league names, oldest first (for suggestions)."""
+        return [league.name for league in await store.leagues_of(self.db, guild_id)]
+
+    async def leagues(self, guild_id: int) -> list[LeagueRow]:
+        """The guild's leagues, oldest first."""
+        return await store.leagues_of(self.db, guild_id)
+
+    async def for_new_table(self, guild_id: int, name: str | None, channel_ids: list[int]) -> LeagueRow | None:
+        """The league a table opened here counts for: the one named, else the league of this channel, if any."""
+        if name:
+            return await self.find(guild_id, name)
+        return await store.league_by_channel(self.db, guild_id, channel_ids)
+
+    async def attach_table(self, table_id: int, league: LeagueRow) -> None:
+        """The table's games count for the league."""
+        await store.attach_table(self.db, table_id, league.league_id)
+
+    # -- managing leagues --------------------------------------------------------------------------------------
+
+    async def saw_manager(self, guild_id: int, user_id: int) -> None:
+        """Remember a manager of the guild, to tell them when a weekly post fails."""
+        await store.saw_manager(self.db, guild_id, user_id, self.now_iso())
+
+    async def create(self, guild_id: int, name: str, *, timezone: str = "UTC", week_start: int = 0,
+                     by: int | None = None) -> LeagueRow:
+        """A new league in the guild (names are unique per guild, whatever their case)."""
+        name = clean_name(name, "league")
+        try:
+            check_timezone(timezone)
+        except ValueError as exc:
+            raise TableError(ErrorKind.BAD_INPUT, str(exc)) from None
+        if not 0 <= week_start <= 6:
+            raise TableError(ErrorKind.BAD_INPUT, "The week starts on a day from Monday to Sunday.")
+        created = await store.insert_league(self.db, guild_id, name, timezone, week_start, by, self.now_iso())
+        if created is None:
+            raise TableError(ErrorKind.EXISTS, f"This server already has a league named '{name}': choose another "
+                             "name.")
+        return created
+
+    async def set_channel(self, league: LeagueRow, channel_id: int) -> LeagueRow:
+        """Make a channel the league's: tables opened there count for it and its weekly standings go there."""
+        if not await store.set_channel(self.db, league, channel_id, self.now_iso()):
+            other = await store.league_by_channel(self.db, league.guild_id, [channel_id])
+            raise TableError(ErrorKind.EXISTS, f"That channel already belongs to the league "
+                             f"'{other.name if other else '?'}': give each league its own channel.")
+        found = await store.league_by_id(self.db, league.guild_id, league.league_id)
+        assert found is not None
+        return found
+
+    async def set_auto_join(self, league: LeagueRow, auto_join: bool) -> None:
+        """Whether players join on their first game at the league's tables."""
+        await store.set_auto_join(self.db, league.league_id, auto_join)
+
+    async def start_season(self, league: LeagueRow, name: str) -> SeasonRow:
+        """Start a season now (one runs at a time; season names are unique in a league)."""
+        name = clean_name(name, "season")
+        running = await store.open_season(self.db, league.league_id)
+        if running is not None:
+            raise TableError(ErrorKind.EXISTS, f"The season '{running.name}' is still running: end it first with "
+                             "/league-admin season end.")
+        if (same := await store.season_by_name(self.db, league.league_id, name)) is not None:
+            raise TableError(ErrorKind.EXISTS, f"{league.name} already had a season named '{same.name}': choose "
+                             "another name.")
+        return await store.insert_season(self.db, league.league_id, name, self.now_iso())
+
+    async def end_season(self, league: LeagueRow) -> SeasonRow:
+        """End the season running now."""
+        running = await store.open_season(self.db, league.league_id)
+        if running is None:
+            raise TableError(ErrorKind.BAD_INPUT, f"{league.name} has no season running: start one with "
+                             "/league-admin season start.")
+        await store.end_season(self.db, running.season_id, self.now_iso())
+        return running
+
+    # -- members -----------------------------------------------------------------------------------------------
+
+    async def join(self, league: LeagueRow, player_id: int) -> bool:
+        """Join a league; False if already a member."""
+        return await store.add_member(self.db, league.league_id, player_id, "joined", self.now_iso())
+
+    async def leave(self, league: LeagueRow, player_id: int) -> None:
+        """Leave a league (the games played stay in its standings and ledger)."""
+        if not await store.remove_member(self.db, league.league_id, player_id):
+            raise TableError(ErrorKind.NOT_SEATED, f"You are not a member of {league.name}.")
+
+    async def season_list(self, league: LeagueRow) -> list[SeasonRow]:
+        """The league's seasons, newest first."""
+        return await store.seasons_of(self.db, league.league_id)
+
+    async def info(self, league: LeagueRow) -> LeagueInfo:
+        """The league's settings, members, seasons and any weekly post waiting to be retried."""
+        members = await store.member_ids(self.db, league.league_id)
+        seasons = await store.seasons_of(self.db, league.league_id)
+        running = next((s for s in seasons if s.ended_at is None), None)
+        problems = await store.posts_of(self.db, league.league_id, ("failed",))
+        return LeagueInfo(league, len(members), running, len(seasons), problems)
+
+    # -- standings ---------------------------------------------------------------------------------------------
+
+    def week_of(self, league: LeagueRow, text: str | None) -> str:
+        """A week label from what was typed (default: the current week in the league's time zone)."""
+        if not text:
+            return current_week(league.weeks, self.now())
+        try:
+            parse_week(text.strip().upper())
+        except ValueError as exc:
+            raise TableError(ErrorKind.BAD_INPUT, str(exc)) from None
+        return text.strip().upper()
+
+    def recent_weeks(self, league: LeagueRow, count: int = 12) -> list[str]:
+        """This week and the ones before it, newest first (for suggestions)."""
+        label = current_week(league.weeks, self.now())
+        labels = [label]
+        day = week_start_date(label, league.week_start)
+        for _ in range(count - 1):
+            day -= timedelta(days=7)
+            labels.append(week_label(day, league.week_start))
+        return labels
+
+    async def week(self, league: LeagueRow, label: str) -> WeekStandings:
+        """One week's standings of the league."""
+        start, end = week_bounds(league.weeks, label)
+        rows = await standings(self.db, league.guild_id, start, end, league_id=league.league_id)
+        return WeekStandings(league, label, start, end, rows)
+
+    async def season(self, league: LeagueRow, name: str | None, *, all_games: bool = False) -> SeasonStandings:
+        """A season's standings (``name``, else the running season, else every game so far; with ``all_games``,
+        every game so far) and its weeks."""
+        if all_games:
+            season = None
+        elif name:
+            season = await store.season_by_name(self.db, league.league_id, name)
+        else:
+            season = await store.open_season(self.db, league.league_id)
+        if name and season is None:
+            known = [s.name for s in await store.seasons_of(self.db, league.league_id)]
+            raise TableError(ErrorKind.BAD_INPUT, f"{league.name} has no season named '{name[:MAX_NAME]}'. "
+                             f"Seasons: {', '.join(known) or 'none yet'}.")
+        start = datetime.fromisoformat(season.started_at if season else league.created_at)
+        end = datetime.fromisoformat(season.ended_at) if season and season.ended_at else None
+        totals = await standings(self.db, league.guild_id, start if season else None, end,
+                                 league_id=league.league_id)
+        last = min(end, self.now()) if end else self.now()
+        label = week_label(start.astimezone(league.weeks.zone).date(), league.week_start)
+        final = week_label(last.astimezone(league.weeks.zone).date(), league.week_start)
+        labels = [label]
+        while label != final and len(labels) < 10 * MAX_SEASON_WEEKS:
+            label = next_week(label, league.week_start)
+            labels.append(label)
+        weeks = []
+        for label in labels[-MAX_SEASON_WEEKS:]:
+            week_start, week_end = week_bounds(league.weeks, label)
+            rows = await standings(self.db, league.guild_id, max(week_start, start), week_end if end is None
+                                   else min(week_end, end), league_id=league.league_id)
+            weeks.append((label, rows))
+        return SeasonStandings(league, season, weeks, totals)
+
+    # -- the ledger --------------------------------------------------------------------------------------------
+
+    async def statement(self, guild_id: int, player_id: int, league: LeagueRow | None,
+                        limit: int = 10) -> Statement:
+        """A player's balance and latest transactions in this guild (or one of its leagues)."""
+        total, count, latest = await ledger.player_statement(
+            self.db, guild_id, player_id, league_id=league.league_id if league else None, limit=limit)
+        return Statement(player_id, league, total, count, latest)
+
+    async def ledger_csv(self, guild_id: int, league: LeagueRow | None) -> tuple[str, int]:
+        """Every posting of the guild's (or league's) ledger as CSV, and how many there are."""
+        rows = await ledger.guild_postings(self.db, guild_id, league_id=league.league_id if league else None)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(ledger.LEDGER_CSV_COLUMNS)
+        for row in rows:
+            writer.writerow(["" if value is None else value for value in row])
+        return out.getvalue(), len(rows)

@@ -1,0 +1,146 @@
+"""``/card list|show`` for everyone; ``/card-admin import|default`` for server managers (a group of its own, since
+Discord applies default permissions to top-level commands only; checked again here). Imported cards belong to
+the server that imported them."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service.errors import ErrorKind, TableError
+from bot.service.guild_cards import MAX_CARD_BYTES, CardProblems
+from renderers import render_card
+
+from .league import guild_of, require_manager, the_bot
+from .replies import defer, reply
+
+if TYPE_CHECKING:
+    from .app import CharlestonBot
+
+Choices = list[app_commands.Choice[str]]
+MESSAGE_LIMIT = 2000
+
+
+def problems_text(error: CardProblems) -> str:
+    """The compiler's problems, one per line, within one message (the first ones, and how many more)."""
+    head, *_ = str(error).split("\n", 1)
+    lines = [head]
+    for n, problem in enumerate(error.problems):
+        line = f"- {problem}"
+        rest = len(error.problems) - n
+        if sum(len(x) + 1 for x in lines) + len(line) + 80 > MESSAGE_LIMIT:
+            lines.append(f"… and {rest} more: run `charleston card validate` on the file to see them all.")
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+async def card_names(interaction: discord.Interaction, typed: str) -> Choices:
+    """Suggestions: shipped cards and this server's imported ones."""
+    names = the_bot(interaction).leagues.cards.names(interaction.guild_id) if interaction.guild_id else []
+    typed = typed.strip().lower()
+    return [app_commands.Choice(name=n, value=n) for n in names if typed in n][:25]
+
+
+@app_commands.guild_only()
+class Cards(commands.GroupCog, group_name="card", group_description="The cards this server plays"):
+    """Looking at cards."""
+
+    def __init__(self, bot: CharlestonBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="list", description="The cards this server can play")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        """List the cards."""
+        infos = await self.bot.leagues.cards.infos(guild_of(interaction))
+        lines = ["Cards for `/table new card:`"]
+        for info in infos:
+            marks = [m for m, on in (("imported here", info.imported), ("**default**", info.default)) if on]
+            lines.append(f"- `{info.name}`: {discord.utils.escape_markdown(info.title)}, {info.lines} lines, "
+                         f"{info.ruleset} rules" + (f" ({', '.join(marks)})" if marks else ""))
+        await reply(interaction, "\n".join(lines)[:MESSAGE_LIMIT])
+
+    @app_commands.command(name="show", description="A card's sheet, every line as printed")
+    @app_commands.describe(name="the card", section="one section only (easier to read on a phone)")
+    @app_commands.autocomplete(name=card_names)
+    async def show(self, interaction: discord.Interaction, name: str, section: str | None = None) -> None:
+        """Show a card sheet."""
+        card = self.bot.leagues.cards.card(guild_of(interaction), name)
+        if section is not None and section.strip().lower() not in [s.lower() for s in card.sections]:
+            raise TableError(ErrorKind.BAD_INPUT, f"{card.name} has no section '{section[:40]}'. Its sections: "
+                             f"{', '.join(card.sections)}.")
+        await defer(interaction, thinking=True)
+        image = await asyncio.to_thread(render_card, card, section=section.strip() if section else None)
+        file = discord.File(io.BytesIO(image.png), filename="card.png", description=image.alt)
+        shown = f"section {section.strip()} of " if section else ""
+        await reply(interaction, f"{shown}**{discord.utils.escape_markdown(card.name)}** (`{name.strip().lower()}`):"
+                    f" {len(card.lines)} lines, {card.ruleset} rules.", file=file)
+
+    @show.autocomplete("section")
+    async def _sections(self, interaction: discord.Interaction, typed: str) -> Choices:
+        try:
+            card = self.bot.leagues.cards.card(interaction.guild_id or 0, interaction.namespace.name or "")
+        except TableError:
+            return []
+        typed = typed.strip().lower()
+        return [app_commands.Choice(name=s[:100], value=s[:100]) for s in card.sections if typed in s.lower()][:25]
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class CardAdmin(commands.GroupCog, group_name="card-admin",
+                group_description="Import this server's own cards (server managers)"):
+    """Importing cards, and the server's default card."""
+
+    def __init__(self, bot: CharlestonBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="import", description="Import a card file (TOML, see docs/card-format.md)")
+    @app_commands.describe(file="the card file, at most 256 KB of UTF-8 text",
+                           name="its name here: letters, digits, - and _ (e.g. spring-2026)")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
+                      name: app_commands.Range[str, 1, 32]) -> None:
+        """Import a card."""
+        guild_id = await require_manager(self.bot, interaction)
+        if file.size > MAX_CARD_BYTES:
+            raise TableError(ErrorKind.BAD_INPUT, f"{file.filename[:60]} is {file.size:,} bytes: a card file may have "
+                             f"at most {MAX_CARD_BYTES:,} (a printed card takes about 10,000). Nothing was imported.")
+        await defer(interaction, thinking=True)
+        try:
+            data = await file.read()
+        except (discord.HTTPException, aiohttp.ClientError, OSError):
+            raise TableError(ErrorKind.BAD_INPUT, "I couldn't download the file from Discord: try again in a moment."
+                             ) from None
+        try:
+            card = await self.bot.leagues.cards.import_card(guild_id, name, data, file.filename,
+                                                            interaction.user.id, self.bot.leagues.now_iso())
+        except CardProblems as exc:
+            await reply(interaction, problems_text(exc))
+            return
+        await reply(interaction, f"Imported **{discord.utils.escape_markdown(card.name)}** as `{name.strip().lower()}`"
+                    f": {len(card.lines)} lines, {card.variant_count} variants, {card.ruleset} rules. It belongs to "
+                    "this server: `/table new card:` plays it, `/card-admin default` makes it the default.")
+
+    @app_commands.command(name="default", description="The card /table new uses when none is named")
+    @app_commands.describe(name="the card")
+    @app_commands.autocomplete(name=card_names)
+    async def default(self, interaction: discord.Interaction, name: str) -> None:
+        """Set the default card."""
+        guild_id = await require_manager(self.bot, interaction)
+        card = await self.bot.leagues.cards.set_default(guild_id, name, self.bot.leagues.now_iso())
+        await reply(interaction, f"New tables here now play **{discord.utils.escape_markdown(card.name)}** "
+                    f"(`{name.strip().lower()}`) unless `/table new card:` names another.")
+
+
+async def setup(bot: CharlestonBot) -> None:
+    """Load the cogs."""
+    await bot.add_cog(Cards(bot))
+    await bot.add_cog(CardAdmin(bot))

@@ -1,0 +1,159 @@
+"""The weekly poster: a background task of the bot that posts each league's finished week in its channel, once.
+
+It wakes at the next week boundary (by the service's clock) or retry, at least every ``check_seconds``, and
+when told (a league got a channel). It runs a first pass at start-up, so weeks that ended while the bot was down
+are posted when it comes back. What is due and what became of each post is kept by
+:class:`bot.service.weekly.WeeklyPosts`; a failed post is tried again later and the managers are told by DM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import aiohttp
+import discord
+
+from bot.service.leagues import WeekStandings
+from bot.service.weekly import PostJob, WeeklyPosts
+from bot.store import leagues as store
+
+from .league_look import week_headline, week_message
+from .replies import send_dm
+
+if TYPE_CHECKING:
+    from .app import CharlestonBot
+
+log = logging.getLogger("charleston.discord")
+
+HISTORY_LOOKBACK = 50  # messages searched for a post a crash may have sent without recording it
+MISSING_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 50001, 50013
+
+
+def describe(error: BaseException, channel_id: int) -> str:
+    """Why a post failed, for the managers."""
+    if isinstance(error, discord.NotFound) and error.code == MISSING_CHANNEL:
+        return f"the channel <#{channel_id}> no longer exists"
+    if isinstance(error, discord.Forbidden):
+        return (f"I may not post in <#{channel_id}> (Discord says: {error.text or 'missing permissions'}); I need "
+                "View Channel, Send Messages and Attach Files there")
+    if isinstance(error, discord.HTTPException):
+        return f"Discord refused the post ({error.status}, {error.text or 'no reason given'})"
+    return f"Discord could not be reached ({error.__class__.__name__})"
+
+
+class WeeklyPoster:
+    """Posts due weekly standings, one at a time, for every league of every guild."""
+
+    def __init__(self, bot: CharlestonBot, posts: WeeklyPosts, check_seconds: float = 300) -> None:
+        self.bot = bot
+        self.posts = posts
+        self.check_seconds = check_seconds
+        self.started = 0  # passes begun, and
+        self.passes = 0  # passes completed (a test that moved the clock waits for one begun after its wake)
+        self._wake = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the background task (its first pass runs at once)."""
+        self._task = asyncio.create_task(self._run(), name="weekly poster")
+
+    def wake(self) -> None:
+        """Look for due posts now (a league got a channel, or a test moved the clock)."""
+        self._wake.set()
+
+    async def stop(self) -> None:
+        """Stop after the post in progress, if any."""
+        self._stop.set()
+        self._wake.set()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._task, timeout=10)
+
+    async def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.clear()
+            self.started += 1
+            try:
+                await self.run_once()
+                wakeup = await self.posts.next_wakeup()
+            except Exception:
+                log.exception("the weekly poster's pass failed; trying again later")
+                wakeup = None
+            self.passes += 1
+            wait = self.check_seconds
+            if wakeup is not None:
+                wait = min(wait, max(0.0, (wakeup - self.posts.clock.now()).total_seconds()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+
+    async def run_once(self) -> int:
+        """Make every post that is due; returns how many were posted."""
+        posted = 0
+        for job in await self.posts.due():
+            if self._stop.is_set():
+                break
+            posted += await self._post(job)
+        return posted
+
+    async def _post(self, job: PostJob) -> int:
+        channel_id = job.league.channel_id
+        assert channel_id is not None
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=job.league.guild_id)
+        week = WeekStandings(job.league, job.week, job.start, job.end, job.rows)
+        if job.interrupted:
+            found = await self._already_sent(channel, week_headline(week))
+            if found is not None:
+                await self.posts.posted(job, channel_id, found.id)
+                log.info("weekly post of league %s week %s was sent before a crash: found it", job.league.league_id,
+                         job.week)
+                return 0
+        await self.posts.claim(job)
+        try:
+            shown = await week_message(week)
+            message = await channel.send(shown.content, file=shown.file(),
+                                         allowed_mentions=discord.AllowedMentions.none())
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            record = await self.posts.failed(job, describe(exc, channel_id))
+            log.warning("weekly post of league %s week %s failed (try %d): %s", job.league.league_id, job.week,
+                        record.attempts, record.last_error)
+            if not record.reported:
+                await self._tell_managers(job, record.last_error or "", record.next_try_at)
+                await self.posts.reported(job)
+            return 0
+        await self.posts.posted(job, channel_id, message.id)
+        log.info("posted the standings of league %s week %s", job.league.league_id, job.week)
+        return 1
+
+    async def _already_sent(self, channel: discord.PartialMessageable, headline: str) -> discord.Message | None:
+        me = self.bot.user
+        try:
+            async for message in channel.history(limit=HISTORY_LOOKBACK):
+                if me is not None and message.author.id == me.id and message.content.startswith(headline):
+                    return message
+        except (discord.HTTPException, aiohttp.ClientError, OSError):
+            return None  # the channel can't be read: sending will fail (and be reported) or succeed
+        return None
+
+    async def _tell_managers(self, job: PostJob, reason: str, next_try: str | None) -> None:
+        """DM the league's creator and the guild's recent managers (the bot sees no member list)."""
+        managers = await store.managers_of(self.posts.db, job.league.guild_id)
+        if job.league.created_by is not None and job.league.created_by not in managers:
+            managers.insert(0, job.league.created_by)
+        when = ""
+        if next_try:
+            when = f" I will try again <t:{int(datetime.fromisoformat(next_try).timestamp())}:R>, and at once"
+        text = (f"The weekly standings of **{job.league.name}** for week {job.week} could not be posted: {reason}."
+                f"{when or ' I will try again'} when a manager sets a channel with `/league-admin channel`. "
+                "`/league info` shows what is waiting.")
+        for user_id in managers:
+            try:
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                await send_dm(user, content=text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            except (discord.HTTPException, aiohttp.ClientError, OSError):
+                log.warning("could not tell manager %s about league %s week %s", user_id, job.league.league_id,
+                            job.week)

@@ -1,0 +1,117 @@
+"""The bot killed outright (SIGKILL) and started again across a league's week boundary posts the finished week
+once: not zero times (it was down when the week ended), not twice (killed again just after posting, and started
+again). The bot runs as a separate process with a clock the test sets (tests/e2e/league_bot_process.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from discord_double import Double
+from league_helpers import create_league, past_the_week_end, said
+from test_bot_runtime import bot_env
+from test_weekly_post import standings_posts
+
+from bot.store.db import Database
+
+HERE = Path(__file__).resolve().parent
+
+
+async def _start(double: Double, db: Path, clock: Path, run: int) -> asyncio.subprocess.Process:
+    log = (db.parent / f"run-{run}.log").open("wb")  # a file, not a pipe nobody reads while it runs
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, str(HERE / "league_bot_process.py"), env=bot_env(double, db, CHARLESTON_TEST_CLOCK=str(clock)),
+        cwd=str(db.parent), stdout=log, stderr=log)
+    log.close()
+    try:
+        await double.wait_for(lambda: double.gateway.identifies == run and double.gateway.connected, 30,
+                              f"bot run {run} to identify")
+        await double.wait_for_commands("league-admin", "table")
+    except BaseException:
+        process.kill()
+        await process.wait()
+        raise AssertionError(f"bot run {run} did not come up:\n{(db.parent / f'run-{run}.log').read_text()[-3000:]}"
+                             ) from None
+    return process
+
+
+def _set_clock(path: Path, moment: datetime) -> None:
+    path.write_text(moment.isoformat(), encoding="utf-8")
+
+
+async def _kill(process: asyncio.subprocess.Process) -> None:
+    process.send_signal(signal.SIGKILL)
+    await process.wait()
+
+
+async def _until(reader: Database, query: str, wanted: int, what: str, timeout: float = 30) -> None:
+    loop = asyncio.get_running_loop()
+    stop = loop.time() + timeout
+    while True:
+        row = await reader.fetchone(query)
+        if row is not None and row[0] == wanted:
+            return
+        assert loop.time() < stop, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+async def test_killed_and_restarted_across_the_week_end_the_bot_posts_the_week_once(discord_double: Double,
+                                                                                      tmp_path: Path) -> None:
+    double = discord_double
+    db, clock = tmp_path / "restart.db", tmp_path / "clock.txt"
+    start = datetime.now(UTC)
+    _set_clock(clock, start)
+    ruth, room = double.user("ruth"), double.channel("standings")
+
+    process = await _start(double, db, clock, run=1)
+    try:
+        await create_league(double, ruth, "Weekly")
+        await said(await ruth.slash("league-admin", "channel", channel=room))
+        opened = await said(await ruth.at(room).slash("table", "new", computer_delay=0))
+        assert "counts for **Weekly**" in opened.content
+        thread = ruth.at(await double.wait_for(lambda: next((t for t in double.threads() if t.parent_id == room.id),
+                                                            None), 10, "the table's thread"))
+        for _ in range(3):
+            await said(await thread.slash("table", "computer", level="normal"))
+        await said(await thread.slash("table", "start"))
+        # Ruth lets her Charleston time run out: the bot's clock hands her seat to a computer, which plays on.
+        _set_clock(clock, start + timedelta(minutes=3))
+        reader = await Database.open(db)
+        try:
+            await _until(reader, "SELECT COUNT(*) FROM ledger_transactions WHERE kind = 'settlement'", 1,
+                         "the game to be settled")
+            assert standings_posts(room) == []  # the week is not over
+        finally:
+            await reader.close()
+    finally:
+        await _kill(process)
+
+    # Down over the week's end: the restarted bot posts the finished week; killed again just after posting.
+    _set_clock(clock, start + past_the_week_end())
+    process = await _start(double, db, clock, run=2)
+    try:
+        await double.wait_for(lambda: standings_posts(room), 30, "the week's standings after the restart")
+    finally:
+        await _kill(process)
+    (post,) = standings_posts(room)
+    assert post.content.startswith("**Weekly** · standings for week ") and "Ruth" in post.content
+
+    # Started again, a week later still: the next week (no games) is handled, the first is not posted again.
+    _set_clock(clock, start + past_the_week_end() + timedelta(days=7))
+    process = await _start(double, db, clock, run=3)
+    reader = await Database.open(db)
+    try:
+        # Both weeks settled: the next one recorded, and the first one's record finished (a kill just after the
+        # post may have left it "sending": then the restarted bot finds the message and records it).
+        await _until(reader, "SELECT COUNT(*) FROM league_posts WHERE status != 'sending'", 2,
+                     "the next week to be handled")
+        statuses = [tuple(r) for r in await reader.fetchall("SELECT status, message_id FROM league_posts "
+                                                             "ORDER BY week")]
+        assert statuses == [("posted", post.id), ("empty", None)]
+        assert standings_posts(room) == [post]
+    finally:
+        await reader.close()
+        await _kill(process)

@@ -1,0 +1,154 @@
+"""The league service without Discord: finding the league a command means, names and time zones checked,
+seasons and their standings, players joining with their first game at a league table."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from service_helpers import OpenDb
+
+from bot.engine.rules import table_rules
+from bot.service.clock import ManualClock
+from bot.service.errors import ErrorKind, TableError
+from bot.service.leagues import LeagueService
+from bot.service.tables import TableService
+from bot.store import leagues as store
+from bot.store.db import Database
+
+GUILD, OTHER = 5, 6
+
+
+async def game_at(db: Database, league_id: int | None, ended: datetime, winner: int = 1, loser: int = 2) -> None:
+    """A settled game between two players at a table of ``league_id``, ended at ``ended``."""
+    stamp = ended.isoformat(timespec="milliseconds")
+    async with db.transaction() as conn:
+        for player in (winner, loser):
+            await conn.execute("INSERT OR IGNORE INTO players VALUES (?, ?, ?)", (player, f"P{player}", stamp))
+        cursor = await conn.execute("INSERT INTO tables (guild_id, channel_id, status, rules, created_at, seed, "
+                                    "league_id) VALUES (?, 1, 'open', '{}', ?, 0, ?)", (GUILD, stamp, league_id))
+        cursor = await conn.execute(
+            "INSERT INTO games (table_id, guild_id, game_no, card_id, rules, seed, east, started_at, ended_at, how, "
+            "winner_seat, value, jokerless, self_pick) VALUES (?, ?, 1, 'practice', '{}', 1, 0, ?, ?, 'discard', 0, "
+            "25, 0, 0)", (cursor.lastrowid, GUILD, stamp, stamp))
+        game = cursor.lastrowid
+        await conn.executemany("INSERT INTO game_seats (game_id, seat, player_id) VALUES (?, ?, ?)",
+                               [(game, 0, winner), (game, 1, loser), (game, 2, None), (game, 3, None)])
+        cursor = await conn.execute("INSERT INTO ledger_transactions (game_id, guild_id, kind, created_at) "
+                                    "VALUES (?, ?, 'settlement', ?)", (game, GUILD, stamp))
+        txn = cursor.lastrowid
+        await conn.executemany("INSERT INTO ledger_postings (txn_id, account, player_id, seat, amount) "
+                               "VALUES (?, ?, ?, ?, ?)", [(txn, f"player:{loser}", loser, 1, -25),
+                                                          (txn, f"player:{winner}", winner, 0, 25)])
+        await conn.execute("UPDATE ledger_transactions SET closed = 1 WHERE txn_id = ?", (txn,))
+
+
+@pytest.fixture
+async def leagues(tmp_path: Path, open_db: OpenDb) -> LeagueService:
+    return LeagueService(await open_db(tmp_path / "leagues.db"), ManualClock(datetime(2026, 11, 18, 12, tzinfo=UTC)))
+
+
+async def test_the_league_a_command_means(leagues: LeagueService) -> None:
+    with pytest.raises(TableError, match="no league yet") as none:
+        await leagues.find(GUILD, None)
+    assert none.value.kind == ErrorKind.NO_LEAGUE
+    monday = await leagues.create(GUILD, "Monday", by=1)
+    assert await leagues.find(GUILD, None) == monday  # the only one
+    friday = await leagues.create(GUILD, "Friday")
+    await leagues.create(OTHER, "Sunday")
+    with pytest.raises(TableError, match=re.escape("Choose a league with the league option: Monday, Friday.")):
+        await leagues.find(GUILD, None)
+    friday = await leagues.set_channel(friday, 40)
+    assert await leagues.find(GUILD, None, [41, 40]) == friday  # a table's thread (41) under Friday's channel
+    assert await leagues.find(GUILD, "  MONDAY ") == monday
+    with pytest.raises(TableError, match="no league named 'Sunday' in this server"):
+        await leagues.find(GUILD, "Sunday")  # another server's league
+    assert await leagues.for_new_table(GUILD, None, [99]) is None  # no league here: the table counts for none
+    assert await leagues.names(GUILD) == ["Monday", "Friday"]
+
+
+@pytest.mark.parametrize(("name", "options", "message"), [
+    ("", {}, "1 to 40 characters"),
+    ("x" * 41, {}, "1 to 40 characters"),
+    ("<@123>", {}, "without @"),
+    ("Club", {"timezone": "Mars/Olympus"}, "Unknown time zone 'Mars/Olympus'"),
+    ("Club", {"timezone": "../etc"}, "Unknown time zone"),
+    ("Club", {"week_start": 7}, "from Monday to Sunday"),
+])
+async def test_bad_league_settings_are_refused(leagues: LeagueService, name: str, options: dict[str, object],
+                                               message: str) -> None:
+    with pytest.raises(TableError, match=message):
+        await leagues.create(GUILD, name, **options)  # type: ignore[arg-type]
+    assert await leagues.leagues(GUILD) == []
+
+
+async def test_seasons_count_the_games_between_their_start_and_end(leagues: LeagueService) -> None:
+    clock = leagues.clock
+    assert isinstance(clock, ManualClock)
+    league = await leagues.create(GUILD, "Club", timezone="America/New_York")
+    before = clock.now()
+    await game_at(leagues.db, league.league_id, before - timedelta(hours=1), winner=1, loser=2)
+    await leagues.start_season(league, "Autumn")
+    with pytest.raises(TableError, match="still running"):
+        await leagues.start_season(league, "Winter")
+    clock.advance(3600)
+    await game_at(leagues.db, league.league_id, clock.now(), winner=2, loser=1)
+    await game_at(leagues.db, league.league_id, clock.now(), winner=2, loser=3)
+    await game_at(leagues.db, None, clock.now(), winner=3, loser=2)  # not a league table
+    clock.advance(8 * 86400)
+    await game_at(leagues.db, league.league_id, clock.now(), winner=3, loser=1)
+    clock.advance(3600)
+    assert (await leagues.end_season(league)).name == "Autumn"
+    with pytest.raises(TableError, match="no season running"):
+        await leagues.end_season(league)
+    await game_at(leagues.db, league.league_id, clock.now() + timedelta(minutes=1), winner=1, loser=3)
+    with pytest.raises(TableError, match="already had a season named 'Autumn'"):
+        await leagues.start_season(league, "autumn")
+
+    autumn = await leagues.season(league, "Autumn")
+    assert {s.player_id: s.net for s in autumn.totals} == {1: -50, 2: 50, 3: 0}
+    assert [label for label, _ in autumn.weeks] == ["2026-W47", "2026-W48"]
+    assert sum(s.games for _, rows in autumn.weeks for s in rows) == sum(s.games for s in autumn.totals)
+    everything = await leagues.season(league, None, all_games=True)
+    assert {s.player_id: s.net for s in everything.totals} == {1: 0, 2: 25, 3: -25}
+    with pytest.raises(TableError, match=re.escape("no season named 'Spring'. Seasons: Autumn.")):
+        await leagues.season(league, "Spring")
+
+
+async def test_weeks_typed_and_suggested(leagues: LeagueService) -> None:
+    league = await leagues.create(GUILD, "Club", week_start=6)  # Sunday weeks
+    assert leagues.week_of(league, None) == "2026-W47"  # Wednesday 18 November 2026
+    assert leagues.week_of(league, " 2026-w40 ") == "2026-W40"
+    with pytest.raises(TableError, match="YYYY-Www"):
+        leagues.week_of(league, "last week")
+    with pytest.raises(TableError, match="2026 has no week 60"):
+        leagues.week_of(league, "2026-W60")
+    assert leagues.recent_weeks(league, 3) == ["2026-W47", "2026-W46", "2026-W45"]
+
+
+async def test_players_join_with_their_first_game_at_a_league_table(tmp_path: Path, open_db: OpenDb) -> None:
+    db = await open_db(tmp_path / "auto.db")
+    tables = TableService(db, clock=ManualClock(), computer_delay=0)
+    leagues = LeagueService(db, tables.clock)
+    leagues.watch(tables)
+    club = await leagues.create(GUILD, "Club")
+    quiet = await leagues.create(GUILD, "Quiet")
+    await leagues.set_auto_join(quiet, False)
+    for league, player in ((club, 11), (quiet, 12), (None, 13)):
+        table = (await tables.create_table(GUILD, 1, seed=3, rules=table_rules())).table_id
+        if league is not None:
+            await leagues.attach_table(table, league)
+        await tables.join(table, player, f"P{player}", 0)
+        for seat in (1, 2, 3):
+            await tables.add_computer(table, "random", seat)
+        await tables.start(table)
+        await tables.drain()
+    assert await store.member_ids(db, club.league_id) == [11]
+    assert await store.member_ids(db, quiet.league_id) == []
+    assert await leagues.join(quiet, 12) and not await leagues.join(quiet, 12)
+    await leagues.leave(quiet, 12)
+    with pytest.raises(TableError, match="not a member of Quiet"):
+        await leagues.leave(quiet, 12)
+    await tables.close()
