@@ -32,7 +32,7 @@ async def _start(double: Double, db: Path, clock: Path, run: int) -> asyncio.sub
         await double.wait_for_commands("league-admin", "table")
     except BaseException:
         process.kill()
-        await process.wait()
+        await asyncio.wait_for(process.wait(), 20)
         raise AssertionError(f"bot run {run} did not come up:\n{(db.parent / f'run-{run}.log').read_text()[-3000:]}"
                              ) from None
     return process
@@ -44,7 +44,7 @@ def _set_clock(path: Path, moment: datetime) -> None:
 
 async def _kill(process: asyncio.subprocess.Process) -> None:
     process.send_signal(signal.SIGKILL)
-    await process.wait()
+    await asyncio.wait_for(process.wait(), 20)
 
 
 async def _until(reader: Database, query: str, wanted: int, what: str, timeout: float = 30) -> None:
