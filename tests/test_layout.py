@@ -1,0 +1,126 @@
+"""The house's shape (docs/architecture.md): data flows one way, nothing imports upward, no import cycles (imports
+inside functions count), and no module over 500 lines."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("bot", "cogs", "renderers")
+
+# What each layer may not import, as module prefixes (its own layer and those below are fine).
+FORBIDDEN = {
+    "bot.engine": ("bot.ai", "bot.store", "bot.service", "bot.cli", "cogs", "renderers",
+                   "asyncio", "aiosqlite", "discord", "PIL", "sqlite3"),
+    "bot.ai": ("bot.store", "bot.service", "bot.cli", "cogs", "renderers", "aiosqlite", "discord", "PIL"),
+    "bot.store": ("bot.service", "bot.cli", "cogs", "discord", "PIL"),
+    "bot.service": ("bot.cli", "cogs", "discord"),
+    "renderers": ("bot.store", "bot.service", "bot.cli", "cogs", "discord", "aiosqlite"),
+}
+# `charleston bot` (bot/cli/botcmd.py) is where the program is put together: the one module outside cogs that
+# starts the Discord layer.
+LAUNCHER = "bot.cli.botcmd"
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of the tree but those under ``if TYPE_CHECKING:`` (imports for the type checker only)."""
+    nodes: list[ast.AST] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                stack.extend(child.orelse)
+            else:
+                stack.append(child)
+    return nodes
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """Every module this one imports when it runs, at the top or inside a function, as absolute names."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            # `from package import module` imports that module; any other name comes from the package itself
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & MODULES.keys()
+            found.update(submodules)
+            if len(submodules) < len(node.names):
+                found.add(base)
+    return found
+
+
+IMPORTS = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _under(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def test_only_the_launcher_and_the_cogs_import_discord() -> None:
+    wrong = sorted(f"{name} imports {target}" for name, targets in IMPORTS.items()
+                   if not _under(name, "cogs") and name != LAUNCHER for target in targets if _under(target, "discord"))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_no_layer_imports_upward(layer: str) -> None:
+    wrong = sorted(f"{name} imports {target}" for name, targets in IMPORTS.items() if _under(name, layer)
+                   for target in targets for banned in FORBIDDEN[layer] if _under(target, banned))
+    assert wrong == []
+
+
+def test_nothing_outside_cogs_imports_the_discord_layer() -> None:
+    wrong = sorted(f"{name} imports {target}" for name, targets in IMPORTS.items()
+                   if not _under(name, "cogs") and name != LAUNCHER for target in targets if _under(target, "cogs"))
+    assert wrong == []
+
+
+def test_there_are_no_import_cycles() -> None:
+    # A module's package __init__ runs before it, so edges to a package are edges to its __init__ module.
+    graph = {name: {t for t in targets if t in MODULES and t != name} for name, targets in IMPORTS.items()}
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1 on the current path, 2 finished
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append([*path[path.index(nxt):], nxt])
+            elif nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert cycles == []
+
+
+def test_no_module_is_over_500_lines() -> None:
+    lines = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
+    assert {name: n for name, n in lines.items() if n > 500} == {}
