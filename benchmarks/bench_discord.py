@@ -1,16 +1,19 @@
 """The Discord bot under load, over the offline Discord of the tests (tests/e2e/discord_double).
 
-    python benchmarks/bench_discord.py [--tables 100] [--think 2] [--refresh 1.0] [--validate]
+    python benchmarks/bench_discord.py [--tables 100] [--think 2] [--arrive 30] [--refresh 1.0] [--validate]
 
 --tables tables play at once in one bot process: at each, one scripted person (who plays like a `normal`
 computer player, through the buttons and selects of her DM and the table message) and three computer players
 (computer delay 0). The person takes --think seconds per move on average (jittered from half to one and a half
 times that, as people do); --think 0 makes every person answer the instant her message shows, which measures
 how far the bot can be pushed rather than how it feels. Every person opens her table with /table new, seats the
-computers with the lobby's button, starts, and plays to the end. Reported:
+computers with the lobby's button, starts, and plays to the end. People arrive at random over the first --arrive
+seconds (a club's evening does not open a hundred tables in the same second); --arrive 2 opens them all in a
+burst. Reported:
 
 - first-response latency: from each interaction's dispatch by Discord to the bot's first answer (the double
-  timestamps both); goal p99 <= 300 ms (Discord allows 3 s);
+  timestamps both); goal p99 <= 300 ms (Discord allows 3 s); also split into the interactions made while tables
+  were still opening and those once every table was playing;
 - REST calls per game action: every request the bot made (messages, edits, DMs, answers) over every action
   applied at the tables, computers' included;
 - rack DM render + send: from the moment a DM is due to the moment Discord has it (drawing the rack image,
@@ -47,7 +50,8 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
 
 
-async def run(tables: int, think: float, refresh: float, validate: bool, workers: int | None) -> None:
+async def run(tables: int, think: float, arrive: float, refresh: float, validate: bool,
+              workers: int | None) -> None:
     validator = load_validator(str(spec_path())) if validate else None
     server = await DiscordDouble(World(), validator).start()
     double = Double(server)
@@ -62,7 +66,9 @@ async def run(tables: int, think: float, refresh: float, validate: bool, workers
             people = [double.user(f"player{n}") for n in range(tables)]
             started = time.perf_counter()
             rng = random.Random(1)
-            results = await asyncio.gather(*(_play(double, bot, person, think, rng) for person in people),
+            dealt: list[float] = []
+            results = await asyncio.gather(*(_play(double, bot, person, think, arrive, rng, dealt)
+                                             for person in people),
                                            return_exceptions=True)
             elapsed = time.perf_counter() - started
             failures = [r for r in results if isinstance(r, BaseException)]
@@ -74,20 +80,30 @@ async def run(tables: int, think: float, refresh: float, validate: bool, workers
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
           f"spec validation {'on' if validate else 'off'}; message refresh {refresh:g} s; "
           f"{drawing}")
-    print(f"{tables} tables (1 person taking {think:g} s a move + 3 computers each): {finished} games finished in "
+    print(f"{tables} tables opened over {arrive:g} s (1 person taking {think:g} s a move + 3 computers each): "
+          f"{finished} games finished in "
           f"{elapsed:.0f} s; "
           f"{len(failures)} failed{': ' + repr(failures[0])[:200] if failures else ''}")
     print(f"first response: {latency['n']} interactions, p50 {latency['p50'] * 1e3:.0f} ms, "
           f"p99 {latency['p99'] * 1e3:.0f} ms (goal p99 <= 300 ms)")
+    opening = [i.latency for i in double.world.interactions.values()
+               if i.latency is not None and dealt and i.perf_at <= max(dealt)]
+    playing = [i.latency for i in double.world.interactions.values()
+               if i.latency is not None and dealt and i.perf_at > max(dealt)]
+    for label, values in (("  while the tables opened (until the last was dealt)", opening),
+                          ("  once every table was playing", playing)):
+        print(f"{label}: {len(values)} interactions, p50 {_percentile(values, 0.5) * 1e3:.0f} ms, "
+              f"p99 {_percentile(values, 0.99) * 1e3:.0f} ms")
     print(f"REST calls: {calls} for {actions} game actions = {calls / max(actions, 1):.2f} per action")
     if dm_times:
         print(f"rack DM render + send: {len(dm_times)} DMs, median {statistics.median(dm_times) * 1e3:.0f} ms, "
               f"p99 {_percentile(dm_times, 0.99) * 1e3:.0f} ms (goal median <= 50 ms)")
 
 
-async def _play(double: Double, bot, person, think: float, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+async def _play(double: Double, bot, person, think: float, arrive: float,  # type: ignore[no-untyped-def]
+                rng: random.Random, dealt: list[float]) -> None:
     """One person's table, from /table new to the end of the game."""
-    await asyncio.sleep(rng.uniform(0, think))  # the tables don't all open in the same instant
+    await asyncio.sleep(rng.uniform(0, arrive))
     sent = await person.slash("table", "new", computer_delay=0)
     answer = await sent.message(timeout=60)
     table_id = int(answer.content.split("**table ")[1].split("**")[0])
@@ -101,6 +117,7 @@ async def _play(double: Double, bot, person, think: float, rng: random.Random) -
     await double.wait_for(lambda: all(not s.empty for s in bot.service.view(table_id).seats), 60, "a full table")
     message = double.world.messages[live.row.display["message"]]
     await (await here.click(message, f"ch:t:{table_id}:start")).response(timeout=60)
+    dealt.append(time.perf_counter())
     await Driver(double, bot, table_id, [Person(person, 0)], think=lambda: think * rng.uniform(0.5, 1.5)).play(
         timeout=3600)
 
@@ -109,13 +126,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--think", type=float, default=2.0, help="a person's seconds per move, on average")
+    parser.add_argument("--arrive", type=float, default=30.0, help="seconds over which the tables open")
     parser.add_argument("--refresh", type=float, default=1.0, help="seconds between two updates of one message")
     parser.add_argument("--render-workers", type=int, default=None, help="processes drawing images (default: "
                         "one per spare core)")
     parser.add_argument("--validate", action="store_true", help="validate every request against the spec")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(run(args.tables, args.think, args.refresh, args.validate, args.render_workers))
+    asyncio.run(run(args.tables, args.think, args.arrive, args.refresh, args.validate, args.render_workers))
 
 
 if __name__ == "__main__":
