@@ -215,6 +215,7 @@ def _line_alt(line: Line) -> str:
 
 
 def card_alt(card: Card, lines: Sequence[Line], section: str | None, winning: Sequence[Sequence[int]]) -> str:
+    """The alt text of a card sheet: the lines shown, in words."""
     scope = f"line {lines[0].id}" if len(lines) == 1 else f"section {lines[0].section}" if section else "all lines"
     head = (f"{card.name}, {scope}. Letters a, b, c are the card's three colours (three different suits); "
             "x, y, z any suit.")

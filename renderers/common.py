@@ -47,11 +47,13 @@ class Rendered:
     height: int
 
     def save(self, path: str) -> None:
+        """Write the PNG to ``path``."""
         with open(path, "wb") as handle:
             handle.write(self.png)
 
 
 def finish(image: Image.Image, alt: str, palette: Image.Image | None = None) -> Rendered:
+    """Encode an image and clip its alt text: the finished Rendered."""
     return Rendered(encode_png(image, palette), clip_alt(alt), image.width, image.height)
 
 
@@ -71,10 +73,12 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
 
 
 def clip_alt(text: str, limit: int = ALT_LIMIT) -> str:
+    """``text`` cut to Discord's alt-text limit, with an ellipsis if cut."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def text_width(font: Font, text: str) -> int:
+    """The width of ``text`` in ``font``, in whole pixels."""
     return int(font.getlength(text) + 0.5)
 
 
@@ -86,6 +90,7 @@ def fit_font(text: str, make: Callable[[int], Font], size: int, max_width: int, 
 
 
 def ellipsize(text: str, font: Font, max_width: int) -> str:
+    """``text`` shortened with an ellipsis to fit ``max_width`` pixels."""
     if font.getlength(text) <= max_width:
         return text
     while text and font.getlength(text + "…") > max_width:
@@ -114,6 +119,7 @@ def pill(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font: Fo
 
 
 def canvas(width: int, height: int, colour: RGB) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A new RGB image filled with ``colour``, and a drawing context on it."""
     image = Image.new("RGB", (width, height), colour)
     return image, ImageDraw.Draw(image)
 

@@ -28,20 +28,24 @@ Font = ImageFont.FreeTypeFont
 
 @cache
 def bold(size: int) -> Font:
+    """The bundled bold font at ``size`` points."""
     return ImageFont.truetype(str(BOLD_FILE), size)
 
 
 @cache
 def regular(size: int) -> Font:
+    """The bundled regular font at ``size`` points."""
     return ImageFont.truetype(str(REGULAR_FILE), size)
 
 
 @cache
 def cjk(size: int) -> Font:
+    """The bundled font with the tiles' Chinese characters, at ``size`` points."""
     return ImageFont.truetype(str(CJK_FILE), size)
 
 
 def covered(char: str) -> bool:
+    """Whether the bundled Latin fonts can draw ``char``."""
     point = ord(char)
     return any(low <= point <= high for low, high in LATIN_RANGES)
 

@@ -116,6 +116,7 @@ def render_seat_view(view: SeatView) -> Rendered:
 
 def rack_alt(tiles: Sequence[int], exposures: Sequence[Sequence[int]], drawn: int | None,
              wild: int | None = Tile.J) -> str:
+    """The alt text of a rack: every tile in order, the drawn tile and the exposures, in words."""
     parts = [f"Your rack, {len(tiles)} tiles in order: {spoken(tiles) or 'none'}."]
     if drawn is not None:
         parts.append(f"Just drawn, shown apart on the right: {name(drawn)}.")

@@ -33,6 +33,7 @@ def rack() -> tuple[list[int], list[list[int]], int]:
 
 
 def full_rack() -> tuple[list[int], list[list[int]], int]:
+    """The example rack: 13 tiles, no exposures, and the drawn tile."""
     return parse_tiles(FULL_RACK), [], int(parse_tile(FULL_RACK_DRAWN))
 
 

@@ -22,15 +22,24 @@ class Standing(Protocol):
     import the store (and with it aiosqlite)."""
 
     @property
-    def player_id(self) -> int: ...
+    def player_id(self) -> int:
+        """The player's Discord id."""
+
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The player's display name."""
+
     @property
-    def net(self) -> int: ...
+    def net(self) -> int:
+        """Net chips over the period."""
+
     @property
-    def games(self) -> int: ...
+    def games(self) -> int:
+        """Games played over the period."""
+
     @property
-    def wins(self) -> int: ...
+    def wins(self) -> int:
+        """Games won over the period."""
 
 
 WIDTH = 824
@@ -63,6 +72,7 @@ def _games(row: Standing) -> str:
 
 
 def render_weekly(label: str, rows: Sequence[Standing], *, title: str = "Weekly standings") -> Rendered:
+    """The standings chart: players ranked by net chips, with bars."""
     shown = list(rows[:MAX_ROWS])
     body = max(1, len(shown)) * ROW_H + (34 if len(rows) > MAX_ROWS else 0)
     image, draw = canvas(WIDTH, HEADER_H + body + MARGIN, PAPER)
@@ -128,6 +138,7 @@ def _bar(draw: ImageDraw.ImageDraw, net: int, zero: int, scale: float, y: int) -
 
 
 def weekly_alt(title: str, label: str, rows: Sequence[Standing]) -> str:
+    """The alt text of the standings chart: every player's rank, chips and games."""
     parts = [f"{title}, {label}, {len(rows)} players, ranked by net chips."]
     for rank, row in enumerate(rows, start=1):
         net = f"up {row.net}" if row.net > 0 else f"down {-row.net}" if row.net < 0 else "even"

@@ -246,6 +246,7 @@ def _winning_caption(view: PublicView) -> str:
 
 
 def table_alt(view: PublicView, labels: Sequence[str], wild: int | None = Tile.J) -> str:
+    """The alt text of the table image: status, wall, exposures and discards, in words (no concealed tile)."""
     parts = [f"Mah Jongg table, game {view.game_no}. {_status(view, labels)}. {view.wall} tiles left in the wall."]
     winning = _winning_groups(view)
     if winning:

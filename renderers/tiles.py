@@ -36,6 +36,7 @@ Box = tuple[float, float, float, float]
 
 
 def tile_size(width: int) -> tuple[int, int]:
+    """A tile's (width, height) in pixels for a given width."""
     return width, round(width * HEIGHT_RATIO)
 
 
@@ -301,10 +302,12 @@ def _star(draw: ImageDraw.ImageDraw, c: tuple[float, float], r: float, colour: R
 
 
 def paste_tile(image: Image.Image, tile: int, xy: tuple[int, int], width: int) -> None:
+    """Draw a tile face onto ``image`` at ``xy``."""
     face = tile_face(tile, width)
     image.paste(face, xy, face)
 
 
 def paste_back(image: Image.Image, xy: tuple[int, int], width: int) -> None:
+    """Draw a tile's back onto ``image`` at ``xy``."""
     back = tile_back(width)
     image.paste(back, xy, back)

@@ -28,6 +28,7 @@ class Parser(argparse.ArgumentParser):
     the usage block."""
 
     def error(self, message: str) -> NoReturn:
+        """A usage mistake as one line (UsageProblem), never argparse's own exit."""
         raise UsageProblem(f"{message} (see '{self.prog} --help')")
 
 

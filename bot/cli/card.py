@@ -17,6 +17,7 @@ from bot.service.cards import card_files, cards_dir, load_card_file, read_card_f
 
 
 def register(commands: Any) -> None:
+    """Add `charleston card ...` to the command line."""
     parser = commands.add_parser("card", help="look at cards and test hands against them")
     sub = parser.add_subparsers(dest="card_command", required=True, metavar="ACTION")
 
@@ -56,6 +57,7 @@ def _rack(args: argparse.Namespace) -> tuple[list[int], list[list[int]]]:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    """`card list`: the installed cards."""
     folder = cards_dir()
     if not folder.is_dir():
         raise UsageProblem(f"the cards folder {folder} does not exist (check CHARLESTON_CARDS_DIR)")
@@ -76,6 +78,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    """`card show`: one card's lines."""
     card = card_or_explain(args.card)
     print(f"{card.name} [{card.id}]" + (f", {card.year}" if card.year else ""))
     if card.ruleset == "classical":
@@ -88,6 +91,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_validate(args: argparse.Namespace) -> int:
+    """`card validate`: check a card file; 1 if it has problems."""
     text = read_card_file(args.file)
     problems = validate_card_text(text, source=args.file)
     if problems:
@@ -107,6 +111,7 @@ def _check_json(result: CheckResult) -> dict[str, Any]:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    """`card check`: whether a rack is Mah Jongg on a card, and on which line."""
     card = card_or_explain(args.card)
     concealed, exposures = _rack(args)
     if card.ruleset == "classical":
@@ -134,6 +139,7 @@ def _analysis_json(item: LineAnalysis) -> dict[str, Any]:
 
 
 def run_analyze(args: argparse.Namespace) -> int:
+    """`card analyze`: a rack's closest card lines and what each still needs."""
     card = card_or_explain(args.card)
     concealed, exposures = _rack(args)
     if card.ruleset == "classical":

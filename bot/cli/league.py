@@ -17,6 +17,7 @@ from bot.store.standings import parse_week, standings, to_csv, weekly_standings
 
 
 def register(commands: Any) -> None:
+    """Add `charleston ledger`, `standings`, `backup`, `migrate` and `tables` to the command line."""
     p = commands.add_parser("ledger", help="check the chip ledger")
     sub = p.add_subparsers(dest="ledger_command", required=True, metavar="ACTION")
     v = sub.add_parser("verify", help="every game's entries sum to zero and no game is settled twice")
@@ -54,6 +55,7 @@ def register(commands: Any) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    """`ledger verify`: every game's postings sum to zero; 1 if not."""
     async def work(db: Database) -> int:
         problems = await ledger.verify(db)
         if not problems:
@@ -67,6 +69,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_standings(args: argparse.Namespace) -> int:
+    """`standings`: a week's or all-time standings, as a table or CSV."""
     if args.week:
         try:
             parse_week(args.week)
@@ -108,6 +111,7 @@ def _row(row: Any) -> dict[str, Any]:
 
 
 def run_tables_list(args: argparse.Namespace) -> int:
+    """`tables list`: the open tables in a database."""
     async def work(db: Database) -> int:
         service = TableService(db)
         await service.restore()
@@ -133,6 +137,7 @@ def run_tables_list(args: argparse.Namespace) -> int:
 
 
 def run_tables_resume(args: argparse.Namespace) -> int:
+    """`tables resume`: play out the tables only computers sit at."""
     async def work(db: Database) -> int:
         service = TableService(db)
         await service.restore()
@@ -144,6 +149,7 @@ def run_tables_resume(args: argparse.Namespace) -> int:
 
 
 def run_backup(args: argparse.Namespace) -> int:
+    """`backup`: a consistent copy of the database, safe while the bot runs."""
     if same_file(args.db, args.to):
         raise UsageProblem(f"{args.to} is the database itself; choose a new file name")
 
@@ -156,6 +162,7 @@ def run_backup(args: argparse.Namespace) -> int:
 
 
 def run_migrate(args: argparse.Namespace) -> int:
+    """`migrate`: bring a database to the latest schema and say which it is at."""
     async def work(db: Database) -> int:
         print(f"{args.db} is at schema {await db.schema_version()} (the latest is {len(MIGRATIONS)})")
         return 0

@@ -28,6 +28,7 @@ from bot.service.cards import UnknownCard, load_card
 
 
 def register(commands: Any) -> None:
+    """Add `charleston simulate` and `demo` to the command line."""
     p = commands.add_parser("simulate", help="play many games between computer players")
     p.add_argument("--games", type=count(1, 10_000_000), default=100, metavar="N")
     p.add_argument("--seed", type=seed, default=1, metavar="S")
@@ -96,6 +97,7 @@ class ProgressBar:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    """`simulate`: many games between computer players, summarised."""
     levels = _levels(args.players)
     try:
         card_id = args.card or table_rules(args.rules).card  # the preset's own card
@@ -132,6 +134,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_demo_command(args: argparse.Namespace) -> int:
+    """`demo`: one narrated game between four computer players."""
     def say(line: str) -> None:
         print(line, flush=True)
         if args.delay > 0:

@@ -36,6 +36,7 @@ MAX_NAME = 32  # Discord display names have at most 32 characters
 
 
 def register(commands: Any) -> None:
+    """Add `charleston render ...` to the command line."""
     parser = commands.add_parser("render", help="draw racks, the table, card sheets and standings as PNG images")
     sub = parser.add_subparsers(dest="render_command", required=True, metavar="IMAGE")
 
@@ -95,6 +96,7 @@ def _write(image: Rendered, path: str, *inputs: str) -> int:
 
 
 def run_rack(args: argparse.Namespace) -> int:
+    """`render rack`: a rack image from tiles typed on the command line."""
     try:
         concealed = parse_tiles(args.tiles)
         exposures = parse_groups(args.exposed)
@@ -120,6 +122,7 @@ def _load_json(path: str) -> dict[str, Any]:
 
 
 def run_table(args: argparse.Namespace) -> int:
+    """`render table`: the table image at a step of a replay."""
     data = _load_json(args.replay)
     actions = data.get("actions", [])
     if args.step is not None and isinstance(actions, list) and args.step > len(actions):
@@ -138,6 +141,7 @@ def run_table(args: argparse.Namespace) -> int:
 
 
 def run_card(args: argparse.Namespace) -> int:
+    """`render card`: a card sheet, one section of it, or one line."""
     if args.section is not None and args.hand is not None:
         raise UsageProblem("give --section or --hand, not both")
     if args.winning and args.hand is None:
@@ -155,12 +159,14 @@ def run_card(args: argparse.Namespace) -> int:
 
 
 def run_tiles(args: argparse.Namespace) -> int:
+    """`render tiles`: every tile face on one sheet."""
     if not 24 <= args.width <= 256:
         raise UsageProblem("--width must be between 24 and 256 pixels")
     return _write(render_tile_sheet(args.width), args.output)
 
 
 def run_standings(args: argparse.Namespace) -> int:
+    """`render standings`: a week's or a season's standings chart."""
     from bot.store.standings import parse_week
 
     if args.week and args.season:

@@ -20,6 +20,7 @@ MAX_REPLAY_BYTES = 5_000_000  # a finished game is about 30 KB
 
 
 def register(commands: Any) -> None:
+    """Add `charleston replay` to the command line."""
     parser = commands.add_parser("replay", help="play a replay file back (docs/replay-format.md)")
     parser.add_argument("file", type=file_path)
     parser.add_argument("--json", action="store_true", help="events, final state and payouts as JSON")
@@ -43,6 +44,7 @@ def load_replay_file(path: str) -> dict[str, Any]:
 
 
 def summary(game: Game) -> dict[str, Any]:
+    """The replayed game's end state, as JSON-ready values (no rack is hidden: a replay shows all)."""
     state = game.state
     return {
         "phase": state.phase.value, "east": state.east, "turn": state.turn, "wall": len(state.wall),
@@ -55,6 +57,7 @@ def summary(game: Game) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """`replay`: play a replay file back and print its events or a summary."""
     data = load_replay_file(args.file)
     try:
         card_id, _ = replay_header(data)

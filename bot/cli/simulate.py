@@ -20,11 +20,13 @@ from bot.service.cards import load_card
 
 
 def game_seed_for(seed: int, n: int) -> int:
+    """The deal's seed for game ``n`` of a run started with ``seed``."""
     return seed * 1_000_003 + n
 
 
 @dataclass
 class SimulationResult:
+    """What a simulation run counted: games, wins by seat, wall games, self-picks and more."""
     games: int = 0
     mahjong: int = 0
     wall_games: int = 0
@@ -35,6 +37,7 @@ class SimulationResult:
     games_per_sec: float = 0.0
 
     def to_json(self) -> dict[str, object]:
+        """The counts as a JSON-ready dict."""
         return asdict(self)
 
 

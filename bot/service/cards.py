@@ -20,6 +20,7 @@ _imported: dict[str, Card] = {}  # imported cards of every guild, by id (see bot
 
 
 class UnknownCard(LookupError):
+    """A card id that no installed or imported card has; the message lists the known ones."""
     def __init__(self, card_id: str, known: list[str]) -> None:
         super().__init__(f"Unknown card '{card_id[:40]}'. Known cards: {', '.join(known) or 'none'} "
                          "(see 'charleston card list').")

@@ -7,11 +7,15 @@ from typing import Protocol
 
 
 class Clock(Protocol):
-    def now(self) -> datetime: ...
+    """Where the service reads the time: the system clock, or a manual one in tests."""
+    def now(self) -> datetime:
+        """The current time, timezone-aware (UTC)."""
 
 
 class SystemClock:
+    """The real time."""
     def now(self) -> datetime:
+        """The current time, timezone-aware (UTC)."""
         return datetime.now(UTC)
 
 
@@ -22,7 +26,9 @@ class ManualClock:
         self._now = start or datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 
     def now(self) -> datetime:
+        """The time this clock was last set or advanced to."""
         return self._now
 
     def advance(self, seconds: float) -> None:
+        """Move the clock on by ``seconds``."""
         self._now += timedelta(seconds=seconds)

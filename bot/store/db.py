@@ -62,6 +62,7 @@ def default_db_path() -> str:
 
 
 def now_iso() -> str:
+    """The current UTC time as ISO 8601 text, to the millisecond (how the store writes times)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
@@ -136,6 +137,7 @@ class Database:
             raise explain(target, exc) or exc from None
 
     async def schema_version(self) -> int:
+        """The schema version of the file (SQLite's user_version)."""
         async with self.conn.execute("PRAGMA user_version") as cursor:
             row = await cursor.fetchone()
         return int(row[0]) if row else 0

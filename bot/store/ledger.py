@@ -28,6 +28,7 @@ class Transfer:
 
 
 def account(player: int | None, game_id: int | None, seat: int) -> str:
+    """The ledger account of a seat: its player's, or the game's computer seat's."""
     return f"player:{player}" if player is not None else f"computer:{game_id}:{seat}"
 
 
@@ -79,6 +80,7 @@ async def _post(conn: aiosqlite.Connection, txn: int | None, game_id: int, trans
 
 
 async def balance(db: Database, player_id: int, guild_id: int | None = None) -> int:
+    """A player's net chips over closed transactions, in one guild or everywhere."""
     query = ("SELECT COALESCE(SUM(p.amount), 0) FROM ledger_postings p JOIN ledger_transactions t USING (txn_id) "
              "WHERE t.closed = 1 AND p.player_id = ?")
     params: tuple[int, ...] = (player_id,)

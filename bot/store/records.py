@@ -20,6 +20,7 @@ class StaleVersion(Exception):
 
 @dataclass(slots=True)
 class SeatRow:
+    """One seat of a stored table: its person or computer level, and whether the person is away."""
     seat: int
     player_id: int | None
     computer_level: str | None
@@ -28,6 +29,7 @@ class SeatRow:
 
 @dataclass(slots=True)
 class TableRow:
+    """A stored table: where it is, its status, rules, options, seats and display."""
     table_id: int
     guild_id: int
     channel_id: int
@@ -43,6 +45,7 @@ class TableRow:
 
 
 async def upsert_player(conn: aiosqlite.Connection, player_id: int, name: str) -> None:
+    """Record a player's display name, adding the player if new."""
     await conn.execute(
         "INSERT INTO players (player_id, display_name, updated_at) VALUES (?, ?, ?) "
         "ON CONFLICT (player_id) DO UPDATE SET display_name = excluded.display_name, updated_at = excluded.updated_at",
@@ -86,6 +89,7 @@ async def set_channel(conn: aiosqlite.Connection, table_id: int, channel_id: int
 
 
 async def set_table_status(conn: aiosqlite.Connection, table_id: int, status: str) -> None:
+    """Set a table's status."""
     await conn.execute("UPDATE tables SET status = ? WHERE table_id = ?", (status, table_id))
 
 
@@ -105,6 +109,7 @@ async def load_tables(db: Database, where: str = "status != 'closed'", params: t
 
 async def insert_game(conn: aiosqlite.Connection, table: TableRow, game_no: int, card_id: str, seed: int,
                       east: int, state: dict[str, Any], seats: list[SeatRow]) -> int:
+    """Store a new game at a table with its first snapshot; returns its id."""
     cursor = await conn.execute(
         "INSERT INTO games (table_id, guild_id, game_no, card_id, rules, seed, east, started_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -128,6 +133,7 @@ RECORD_ACTION = ("INSERT INTO applied_actions (game_id, seq, action, state, dead
 
 def record_action_params(game_id: int, version: int, action: dict[str, Any], state: dict[str, Any],
                          deadline: str | None) -> tuple[Any, ...]:
+    """The row of one action in the log, as parameters for its INSERT."""
     return game_id, version, json.dumps(action), json.dumps(state), deadline, now_iso()
 
 
@@ -144,11 +150,13 @@ async def record_action(conn: aiosqlite.Connection, game_id: int, version: int, 
 
 
 async def set_deadline(conn: aiosqlite.Connection, game_id: int, deadline: str | None) -> None:
+    """Set the deadline stored with a game's snapshot."""
     await conn.execute("UPDATE snapshots SET deadline = ? WHERE game_id = ?", (deadline, game_id))
 
 
 async def finish_game(conn: aiosqlite.Connection, game_id: int, table_id: int, result: dict[str, Any],
                       next_east: int) -> None:
+    """Store a game's result and the table's next East."""
     await conn.execute(
         "UPDATE games SET ended_at = ?, how = ?, winner_seat = ?, line_id = ?, value = ?, jokerless = ?, "
         "self_pick = ? WHERE game_id = ?",
@@ -178,6 +186,7 @@ async def game_seat_players(db: Database, game_id: int) -> list[SeatRow]:
 
 
 async def seat_names(db: Database, seats: list[SeatRow]) -> dict[int, str]:
+    """The display names of the seated people, by seat."""
     names: dict[int, str] = {}
     for seat in seats:
         if seat.player_id is not None:

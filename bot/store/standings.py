@@ -22,6 +22,7 @@ WEEK_LABEL = re.compile(r"^(\d{4})-W(\d{2})$")
 
 @dataclass(frozen=True, slots=True)
 class League:
+    """A guild's league settings for the standings: name, time zone, week start."""
     guild_id: int
     name: str = ""
     timezone: str = "UTC"
@@ -29,11 +30,13 @@ class League:
 
     @property
     def zone(self) -> ZoneInfo:
+        """The league's time zone."""
         return ZoneInfo(self.timezone)
 
 
 @dataclass(frozen=True, slots=True)
 class Standing:
+    """One player's line in the standings: net chips, games, wins and more."""
     player_id: int
     name: str
     net: int
@@ -45,6 +48,7 @@ class Standing:
 
 
 def parse_week(label: str) -> tuple[int, int]:
+    """The (ISO year, week) of a label like 2026-W48; ValueError with a hint if malformed."""
     m = WEEK_LABEL.match(label)
     if not m:
         raise ValueError(f"'{label}' is not a week: write it as YYYY-Www, e.g. 2026-W48.")
@@ -67,6 +71,7 @@ def week_start_date(label: str, week_start: int) -> date:
 
 
 def week_label(day: date, week_start: int) -> str:
+    """The label (YYYY-Www) of the league week holding ``day``."""
     start = day - timedelta(days=(day.weekday() - week_start) % 7)
     year, week, _ = (start + timedelta(days=3)).isocalendar()
     return f"{year}-W{week:02d}"
@@ -82,6 +87,7 @@ def week_bounds(league: League, label: str) -> tuple[datetime, datetime]:
 
 
 def current_week(league: League, now: datetime | None = None) -> str:
+    """The label of the league's week now (or at ``now``), in its time zone."""
     now = now or datetime.now(UTC)
     return week_label(now.astimezone(league.zone).date(), league.week_start)
 
@@ -171,6 +177,7 @@ async def standings(db: Database, guild_id: int, start: datetime | None = None,
 
 
 async def weekly_standings(db: Database, guild_id: int, label: str | None = None) -> tuple[str, list[Standing]]:
+    """A guild league's standings for one week (this week by default), with the week's label."""
     league = await get_league(db, guild_id)
     label = label or current_week(league)
     start, end = week_bounds(league, label)
@@ -178,6 +185,7 @@ async def weekly_standings(db: Database, guild_id: int, label: str | None = None
 
 
 def to_csv(rows: list[Standing]) -> str:
+    """The standings as CSV text, one row per player with rank."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["rank", "player_id", "name", "net", "games", "wins", "mahjong_rate", "self_picks",
