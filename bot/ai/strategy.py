@@ -78,7 +78,7 @@ LEVEL_SETTINGS = {
     "normal": Settings(lines=4, secondary=0.35, value_weight=0.3, within=0.2, horizon=0.6, call_share=0.15,
                        call_margin=1.0, blind_loss=0.15, stop_worth=INF, blunder=0.0, jokerless=False,
                        defend_below=0),
-    "hard": Settings(lines=6, secondary=0.35, value_weight=0.3, within=0.2, horizon=0.75, call_share=0.15,
+    "hard": Settings(lines=6, secondary=0.35, value_weight=0.6, within=0.2, horizon=0.75, call_share=0.15,
                      call_margin=1.0, blind_loss=0.15, stop_worth=0.3, blunder=0.0, jokerless=True,
                      defend_below=40),
 }

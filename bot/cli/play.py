@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from bot.ai.players import LEVELS
+from bot.ai.players import EXPERIMENTAL_LEVELS, LEVELS
 from bot.cli.common import (
     UsageProblem,
     card_or_explain,
@@ -20,11 +22,14 @@ from bot.cli.common import (
     seconds,
     seed,
 )
+from bot.cli import paired
 from bot.cli.demo import run_demo, write_images
 from bot.cli.simulate import simulate, simulate_recorded
 from bot.engine.errors import CardError
 from bot.engine.rules import RulesError, table_rules
 from bot.service.cards import UnknownCard, load_card
+
+PAIRED_LEVELS = (*LEVELS, *EXPERIMENTAL_LEVELS)
 
 
 def register(commands: Any) -> None:
@@ -43,6 +48,22 @@ def register(commands: Any) -> None:
                    help="play through the table service and record every game")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_simulate)
+
+    p = commands.add_parser("paired", help="compare two computer levels on the same deals (candidate against "
+                            "baseline)")
+    p.add_argument("--candidate", default="hard", metavar="LEVEL", help=f"one of {', '.join(PAIRED_LEVELS)}")
+    p.add_argument("--baseline", default="normal", metavar="LEVEL", help="the level in the other seats too")
+    p.add_argument("--seeds", type=seed_list, default=[1], metavar="S[-T][,...]",
+                   help="seeds to pool, e.g. 101-110 or 1,5,9")
+    p.add_argument("--games", type=count(1, 1_000_000), default=100, metavar="N", help="deals per seed")
+    p.add_argument("--card", default=None, metavar="ID", help="card id (default: the preset's)")
+    p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl or nmjl-1946")
+    p.add_argument("--jsonl", type=file_path, default=None, metavar="FILE",
+                   help="append every deal to FILE as it is played (one JSON object a line)")
+    p.add_argument("--summary", type=file_path, nargs="+", default=None, metavar="FILE",
+                   help="play nothing: summarise deals recorded with --jsonl (several files pool)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_paired)
 
     p = commands.add_parser("demo", help="watch one game between four computer players (writes no file unless "
                             "asked)")
@@ -128,8 +149,75 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 0
     print(f"{result.games} games on {card.id} ({args.rules}), players {', '.join(levels)}")
     print(f"  Mah Jongg {result.mahjong} ({result.mahjong / result.games:.0%}), wall games {result.wall_games}")
-    print(f"  wins by seat {result.wins_by_seat}; self-picks {result.self_picks}; jokerless {result.jokerless}")
+    print(f"  wins by seat {result.wins_by_seat}; chips by seat {result.chips_by_seat}")
+    print(f"  self-picks {result.self_picks}; jokerless {result.jokerless}")
     print(f"  {result.avg_turns} discards a game; {result.games_per_sec} games/s")
+    return 0
+
+
+def seed_list(text: str) -> list[int]:
+    """An argparse type: seeds as ``101-110`` or ``1,5,9`` (or both, comma-separated)."""
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            low, _, high = part.strip().partition("-")
+            first, last = int(low), int(high or low)
+            if not 0 <= first <= last <= 2**31 or last - first > 100_000:
+                raise ValueError
+            seeds.extend(range(first, last + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text[:40]}' is not a list of seeds: give e.g. 101-110 or 1,5,9") from None
+    return sorted(set(seeds))
+
+
+def run_paired(args: argparse.Namespace) -> int:
+    """`paired`: the candidate against the baseline, deal by deal, with 95% confidence intervals."""
+    for option, level in (("--candidate", args.candidate), ("--baseline", args.baseline)):
+        if level not in PAIRED_LEVELS:
+            raise UsageProblem(f"{option}: unknown level '{level}': choose from {', '.join(PAIRED_LEVELS)}")
+    if args.summary:
+        try:
+            deals = paired.read_deals([Path(f) for f in args.summary])
+        except OSError as exc:
+            raise UsageProblem(f"cannot read {exc.filename}: {exc.strerror or exc}") from None
+        except (ValueError, KeyError, TypeError, AssertionError):
+            raise UsageProblem("--summary: a file is not a record written by 'charleston paired --jsonl'") from None
+        if not deals:
+            raise UsageProblem("--summary: the files hold no deals")
+    else:
+        try:
+            card_id = args.card or table_rules(args.rules).card
+            card = load_card(card_id)
+            rules = table_rules(args.rules, card=card.id)
+        except (UnknownCard, RulesError) as exc:
+            raise UsageProblem(str(exc)) from None
+        except CardError as exc:
+            raise UsageProblem(f"card '{card_id}' is broken: {exc.problems[0]}") from None
+        if rules.classical or rules.players != 4:
+            raise UsageProblem("paired runs compare card-reading players at four-player NMJL tables: "
+                               "use --rules nmjl or nmjl-1946")
+        total = len(args.seeds) * args.games
+        progress = ProgressBar() if ProgressBar.wanted(total) else None
+        deals = []
+        try:
+            sink = open(args.jsonl, "a", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
+        except OSError as exc:
+            raise UsageProblem(f"cannot write {args.jsonl}: {exc.strerror or exc}") from None
+        try:
+            for deal in paired.play_deals(card, rules, args.seeds, args.games, args.candidate, args.baseline,
+                                          progress=progress):
+                deals.append(deal)
+                if sink is not None:
+                    sink.write(json.dumps(deal.to_json()) + "\n")
+                    sink.flush()
+        finally:
+            if sink is not None:
+                sink.close()
+    summary = paired.summarise(deals, args.candidate, args.baseline)
+    if args.json:
+        print_json(summary)
+    else:
+        print("\n".join(paired.report_lines(summary)))
     return 0
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from bot.ai.selfplay import play_game
 from bot.engine.card import Card
 from bot.engine.game import Game
+from bot.engine.payouts import payouts
 from bot.engine.replay import export_replay
 from bot.engine.rules import TableRules, rules_for_card
 from bot.service.cards import load_card
@@ -31,6 +32,7 @@ class SimulationResult:
     mahjong: int = 0
     wall_games: int = 0
     wins_by_seat: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    chips_by_seat: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # each seat's net chips over the run
     self_picks: int = 0
     jokerless: int = 0
     avg_turns: float = 0.0
@@ -114,6 +116,9 @@ def _count(result: SimulationResult, game: Game) -> None:
     outcome = game.state.result
     assert outcome is not None
     result.games += 1
+    for payout in payouts(game.state):
+        result.chips_by_seat[payout.payer] -= payout.amount
+        result.chips_by_seat[payout.payee] += payout.amount
     if outcome.winner is not None:
         result.mahjong += 1
         result.wins_by_seat[outcome.winner] += 1
