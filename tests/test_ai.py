@@ -143,9 +143,25 @@ def test_simulate_json_has_exactly_the_documented_keys(capsys: pytest.CaptureFix
     assert main(["simulate", "--games", "3", "--seed", "2", "--players", "normal,random,random,random",
                  "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"games", "mahjong", "wall_games", "wins_by_seat", "self_picks", "jokerless",
-                         "avg_turns", "games_per_sec"}
+    assert set(data) == {"games", "mahjong", "wall_games", "wins_by_seat", "chips_by_seat", "self_picks",
+                         "jokerless", "avg_turns", "games_per_sec"}
     assert data["games"] == 3 and len(data["wins_by_seat"]) == 4
+
+
+def test_simulate_chips_by_seat_are_the_games_payouts_summed() -> None:
+    """chips_by_seat is each seat's net over the run's payouts: it sums to zero and matches the payouts."""
+    from bot.engine.payouts import payouts
+
+    expected = [0, 0, 0, 0]
+
+    def tally(game: Game) -> None:
+        for payout in payouts(game.state):
+            expected[payout.payer] -= payout.amount
+            expected[payout.payee] += payout.amount
+
+    result = simulate(6, 4, ["normal", "random", "hard", "easy"], on_game=tally)
+    assert result.chips_by_seat == expected
+    assert sum(result.chips_by_seat) == 0 and any(result.chips_by_seat)
 
 
 def test_simulate_1946_rules_use_the_1946_card(capsys: pytest.CaptureFixture[str]) -> None:

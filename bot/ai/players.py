@@ -16,6 +16,7 @@ from bot.engine.actions import Action
 from bot.engine.views import SeatView
 
 from . import classical
+from .search import SearchStrategy
 from .strategy import Strategy
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -46,7 +47,8 @@ class CardPlayer:
 
     def __init__(self, level: str, seed: int = 0) -> None:
         self.level = level
-        self.strategy = Strategy(level, random.Random(seed))
+        rng = random.Random(seed)
+        self.strategy = SearchStrategy(rng) if level == "hard-search" else Strategy(level, rng)
 
     def decide(self, view: SeatView) -> Action:
         if view.card.ruleset == "classical":  # no card to read: four sets and a pair (bot.ai.classical)
@@ -57,6 +59,6 @@ class CardPlayer:
 def make_player(level: str, seed: int = 0) -> Player:
     if level == "random":
         return RandomPlayer(seed)
-    if level in LEVELS:
+    if level in LEVELS or level in EXPERIMENTAL_LEVELS:
         return CardPlayer(level, seed)
     raise ValueError(f"Unknown computer level '{level}'. Choose one of: {', '.join(LEVELS)}.")

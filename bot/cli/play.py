@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.ai.players import EXPERIMENTAL_LEVELS, LEVELS
+from bot.cli import paired
 from bot.cli.common import (
     UsageProblem,
     card_or_explain,
@@ -22,7 +23,6 @@ from bot.cli.common import (
     seconds,
     seed,
 )
-from bot.cli import paired
 from bot.cli.demo import run_demo, write_images
 from bot.cli.simulate import simulate, simulate_recorded
 from bot.engine.errors import CardError

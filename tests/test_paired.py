@@ -1,0 +1,102 @@
+"""``charleston paired``: two levels compared on the same deals (issue 16's measuring tool)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.cli.paired import Estimate, PairedDeal, play_deal, read_deals, seat_for, summarise
+from bot.cli.simulate import simulate
+from bot.engine.rules import rules_for_card
+from bot.service.cards import load_card
+
+
+def test_the_compared_seat_meets_every_east_over_sixteen_games() -> None:
+    pairs = {(seat_for(n), n % 4) for n in range(16)}
+    assert pairs == {(seat, east) for seat in range(4) for east in range(4)}
+
+
+def test_a_level_against_itself_differs_by_nothing_on_every_deal() -> None:
+    """Both games of a pair are the same deal: with the same level in the seat, they are the same game."""
+    card = load_card("practice")
+    rules = rules_for_card(card)
+    for n in range(3):
+        deal = play_deal(card, rules, 7, n, "normal", "normal")
+        assert deal.candidate == deal.baseline
+    summary = summarise([play_deal(card, rules, 7, n, "normal", "normal") for n in range(3)], "normal", "normal")
+    assert summary["difference"]["chips_per_game"] == {"mean": 0.0, "low": 0.0, "high": 0.0}  # type: ignore[index]
+
+
+def test_the_baseline_game_is_the_simulate_game_of_the_same_seed() -> None:
+    """Game n of a paired seed is dealt as simulate's game n: the all-baseline game's chips are simulate's."""
+    card = load_card("practice")
+    rules = rules_for_card(card)
+    seed = 5
+    by_sim = simulate(4, seed, ["normal"] * 4)
+    deals = [play_deal(card, rules, seed, n, "hard", "normal") for n in range(4)]
+    # seat_for(n) is 0 for n < 4: the baseline side of each deal is seat 0 of an all-normal game.
+    assert sum(d.baseline.chips for d in deals) == by_sim.chips_by_seat[0]
+    assert sum(d.baseline.won for d in deals) == by_sim.wins_by_seat[0]
+
+
+def test_estimate_is_the_mean_with_a_normal_95_percent_interval() -> None:
+    est = Estimate.of([1.0, 2.0, 3.0, 4.0])
+    half = 1.959964 * math.sqrt((2.25 + 0.25 + 0.25 + 2.25) / 3 / 4)  # sample variance 5/3, n 4
+    assert est.mean == 2.5
+    assert est.low == pytest.approx(2.5 - half, abs=1e-4) and est.high == pytest.approx(2.5 + half, abs=1e-4)
+    assert Estimate.of([3.0]) == Estimate(3.0, 3.0, 3.0)
+
+
+def test_paired_json_jsonl_and_summary_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = tmp_path / "deals.jsonl"
+    assert main(["paired", "--candidate", "hard", "--baseline", "normal", "--seeds", "3-4", "--games", "2",
+                 "--jsonl", str(records), "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert played["deals"] == 4 and played["seeds"] == [3, 4]
+    assert set(played["difference"]) == {"chips_per_game", "wins", "threw", "wall_games"}
+    lines = records.read_text().splitlines()
+    assert len(lines) == 4 and {json.loads(line)["seed"] for line in lines} == {3, 4}
+    assert main(["paired", "--summary", str(records), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["difference"] == played["difference"]
+    assert again["candidate_side"] == played["candidate_side"]
+    deals = read_deals([records, records])  # the same deals twice pool as once
+    assert len(deals) == 4 and all(isinstance(d, PairedDeal) for d in deals)
+
+
+def test_paired_text_report_leads_with_chips(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["paired", "--seeds", "2", "--games", "1", "--rules", "nmjl-1946"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("hard against normal, paired over 1 deals")
+    assert out[1].startswith("  chips a game: ") and "95% CI" in out[1]
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--seeds", "9-3"], "not a list of seeds"),
+    (["--seeds", "x"], "not a list of seeds"),
+    (["--candidate", "genius"], "unknown level 'genius'"),
+    (["--baseline", "hard-searching"], "unknown level"),
+    (["--rules", "classical"], "four-player NMJL"),
+    (["--rules", "nmjl", "--card", "nope"], "nope"),
+    (["--games", "0"], "--games"),
+])
+def test_paired_bad_options_exit_2_with_one_line(argv: list[str], words: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["paired", "--games", "1", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0]
+
+
+def test_paired_summary_of_a_foreign_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"seed": 1}\n')
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    for path, words in ((bad, "not a record"), (empty, "no deals"), (tmp_path / "missing.jsonl", "cannot read")):
+        assert main(["paired", "--summary", str(path)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and words in err[0]
