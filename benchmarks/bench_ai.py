@@ -10,6 +10,11 @@ Suites (each figure is over seeded games, East rotating):
              how often it threw the winning tile next to a normal seat, and its chips won per game
   speed      normal x4: complete games per second on one core (goal >= 10) and the median time of one
              normal decision (goal <= 20 ms)
+  hard-speed one hard (then one hard-search) against three normal: the time of each of its decisions, median
+             and p99 (goal for hard: median <= 50 ms, p99 <= 300 ms; a Discord table paces moves at ~1.5 s)
+
+Strength is measured paired, deal by deal, with ``charleston paired`` (see docs/computer-players.md); the
+``hard`` suite here is the older unpaired figure, kept for comparison.
 
 With ``--rules classical`` every suite plays the classical game (four sets and a pair, no card); its goals are
 Mah Jongg in >= 70% of normal x4 games and normal winning >= 70% against three random.
@@ -21,10 +26,13 @@ import argparse
 import platform
 import statistics
 import time
+from collections.abc import Callable
 from functools import partial
 
+from bot.ai import selfplay
 from bot.cli.simulate import SimulationResult
 from bot.cli.simulate import simulate as simulate_with
+from bot.engine.actions import Action
 from bot.engine.game import Game
 from bot.engine.payouts import payouts
 from bot.engine.rules import table_rules
@@ -39,11 +47,38 @@ def report(title: str, result: SimulationResult, seat: int | None = None) -> Non
     print(line, flush=True)
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def decision_times(level: str, games: int, seed: int, simulate: Callable[..., SimulationResult]) -> list[float]:
+    """Seconds each decision of seat 0 took, ``level`` in seat 0 against three normal."""
+    times: list[float] = []
+    original = selfplay.computer_move
+
+    def timed(seat_level: str, game: Game, seat: int) -> Action:
+        started = time.perf_counter()
+        action = original(seat_level, game, seat)
+        if seat == 0:
+            times.append(time.perf_counter() - started)
+        return action
+
+    selfplay.computer_move = timed  # play_game looks the function up on the module at each move
+    try:
+        simulate(games, seed, [level, "normal", "normal", "normal"])
+    finally:
+        selfplay.computer_move = original
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--suite", default="all", choices=["all", "mahjong", "vs-random", "hard", "speed"])
+    parser.add_argument("--suite", default="all",
+                        choices=["all", "mahjong", "vs-random", "hard", "speed", "hard-speed"])
     parser.add_argument("--rules", default="nmjl", choices=["nmjl", "nmjl-1946", "classical"])
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
@@ -73,6 +108,12 @@ def main() -> None:
         print(f"  threw the winning tile: hard in {threw[0] / result.games:.1%} of games, a normal seat in "
               f"{sum(threw[1:]) / 3 / result.games:.1%}; chips per game: hard {chips[0] / result.games:+.2f}, "
               f"a normal seat {sum(chips[1:]) / 3 / result.games:+.2f}")
+    if "hard-speed" in suites:
+        for level in ("hard", "hard-search"):
+            times = decision_times(level, max(20, args.games // 4), args.seed, simulate)
+            print(f"{level} decisions: {len(times)} over {max(20, args.games // 4)} games against three normal; "
+                  f"median {statistics.median(times) * 1e3:.2f} ms, p99 {percentile(times, 0.99) * 1e3:.1f} ms, "
+                  f"max {max(times) * 1e3:.1f} ms")
     if "speed" in suites:
         timings: list[float] = []
         started = time.perf_counter()

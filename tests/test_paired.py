@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.cli.paired import Estimate, PairedDeal, play_deal, read_deals, seat_for, summarise
+from bot.cli.paired import Estimate, play_deal, read_deals, seat_for, summarise
 from bot.cli.simulate import simulate
 from bot.engine.rules import rules_for_card
 from bot.service.cards import load_card
@@ -65,7 +65,26 @@ def test_paired_json_jsonl_and_summary_agree(tmp_path: Path, capsys: pytest.Capt
     assert again["difference"] == played["difference"]
     assert again["candidate_side"] == played["candidate_side"]
     deals = read_deals([records, records])  # the same deals twice pool as once
-    assert len(deals) == 4 and all(isinstance(d, PairedDeal) for d in deals)
+    assert len(deals) == 4 and all(d.levels == ("hard", "normal") for d in deals)
+
+
+def test_paired_versus_compares_two_candidates_on_their_shared_deals(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    hard, easy = tmp_path / "hard.jsonl", tmp_path / "easy.jsonl"
+    assert main(["paired", "--candidate", "hard", "--seeds", "6", "--games", "3", "--jsonl", str(hard)]) == 0
+    assert main(["paired", "--candidate", "easy", "--seeds", "6", "--games", "2", "--jsonl", str(easy)]) == 0
+    capsys.readouterr()
+    assert main(["paired", "--summary", str(hard), "--versus", str(easy), "--json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    first, second = read_deals([hard]), {(d.seed, d.game): d for d in read_deals([easy])}
+    diffs = [d.candidate.chips - second[(d.seed, d.game)].candidate.chips for d in first if (d.seed, d.game) in second]
+    assert compared["first"] == "hard" and compared["second"] == "easy" and compared["deals"] == 2
+    assert compared["chips_per_game"]["mean"] == pytest.approx(sum(diffs) / 2)
+    # Mixed records, or --versus without --summary, are refused in one line.
+    assert main(["paired", "--summary", str(hard), str(easy)]) == 2
+    assert "different levels" in capsys.readouterr().err
+    assert main(["paired", "--versus", str(easy)]) == 2
+    assert "--versus goes with --summary" in capsys.readouterr().err
 
 
 def test_paired_text_report_leads_with_chips(capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,7 +115,8 @@ def test_paired_summary_of_a_foreign_file_exits_2(tmp_path: Path, capsys: pytest
     bad.write_text('{"seed": 1}\n')
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
-    for path, words in ((bad, "not a record"), (empty, "no deals"), (tmp_path / "missing.jsonl", "cannot read")):
+    for path, words in ((bad, "not a record"), (empty, "no deals"), (tmp_path / "missing.jsonl", "cannot read"),
+                        (tmp_path, "cannot read")):
         assert main(["paired", "--summary", str(path)]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and words in err[0]

@@ -16,12 +16,12 @@ from bot.engine.actions import Action
 from bot.engine.views import SeatView
 
 from . import classical
-from .search import SearchStrategy
+from .search import SEARCH_LEVELS, SearchStrategy
 from .strategy import Strategy
 
 LEVELS = ("random", "easy", "normal", "hard")
 # Levels kept for measurement (``charleston paired``), not offered at a table: see docs/computer-players.md.
-EXPERIMENTAL_LEVELS = ("hard-search",)
+EXPERIMENTAL_LEVELS = tuple(SEARCH_LEVELS)
 
 
 class Player(Protocol):
@@ -48,7 +48,8 @@ class CardPlayer:
     def __init__(self, level: str, seed: int = 0) -> None:
         self.level = level
         rng = random.Random(seed)
-        self.strategy = SearchStrategy(rng) if level == "hard-search" else Strategy(level, rng)
+        search = SEARCH_LEVELS.get(level)
+        self.strategy = SearchStrategy(rng, search) if search else Strategy(level, rng)
 
     def decide(self, view: SeatView) -> Action:
         if view.card.ruleset == "classical":  # no card to read: four sets and a pair (bot.ai.classical)

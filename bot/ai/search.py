@@ -38,6 +38,14 @@ class SearchSettings:
     from_wall: int = 999  # search only with this many wall tiles left or fewer (earlier: the card reading alone)
 
 
+# The search's settings by experimental level name (``charleston paired --candidate NAME``).
+SEARCH_LEVELS = {
+    "hard-search": SearchSettings(),
+    "hard-search-late": SearchSettings(from_wall=40),  # the card reading until 40 wall tiles are left
+    "hard-search-wide": SearchSettings(worlds=96, candidates=6),
+}
+
+
 @dataclass(slots=True)
 class Racer:
     """One player in a play-out: what her target variant still lacks, and the tiles she has no use for."""

@@ -47,6 +47,7 @@ class PairedDeal:
     candidate: SeatResult
     baseline: SeatResult
     candidate_seconds: float  # time the candidate's whole game took (all four seats' decisions and the engine)
+    levels: tuple[str, str] = ("", "")  # (candidate, baseline)
 
     def to_json(self) -> dict[str, object]:
         """The deal as one JSON-ready record (a line of ``--jsonl``)."""
@@ -57,8 +58,11 @@ class PairedDeal:
         """A record written by :meth:`to_json`."""
         cand, base = data["candidate"], data["baseline"]
         assert isinstance(cand, dict) and isinstance(base, dict)
+        levels = data.get("levels", ("", ""))
+        assert isinstance(levels, (list, tuple)) and len(levels) == 2
         return cls(int(data["seed"]), int(data["game"]), int(data["seat"]),  # type: ignore[call-overload]
-                   SeatResult(**cand), SeatResult(**base), float(data["candidate_seconds"]))  # type: ignore[arg-type]
+                   SeatResult(**cand), SeatResult(**base), float(data["candidate_seconds"]),  # type: ignore[arg-type]
+                   (str(levels[0]), str(levels[1])))
 
 
 def seat_for(game: int) -> int:
@@ -93,7 +97,7 @@ def play_deal(card: Card, rules: TableRules, seed: int, game: int, candidate: st
         if not results:
             seconds = time.perf_counter() - started
         results.append(seat_result(played, seat))
-    return PairedDeal(seed, game, seat, results[0], results[1], round(seconds, 4))
+    return PairedDeal(seed, game, seat, results[0], results[1], round(seconds, 4), (candidate, baseline))
 
 
 def play_deals(card: Card, rules: TableRules, seeds: Sequence[int], games: int, candidate: str, baseline: str, *,
@@ -190,12 +194,26 @@ def report_lines(summary: dict[str, object]) -> list[str]:
     ]
 
 
+def versus(first: Sequence[PairedDeal], second: Sequence[PairedDeal]) -> dict[str, object]:
+    """Two candidates recorded against the same baseline, compared on the deals both played: the first's
+    chips and wins minus the second's, deal by deal."""
+    theirs = {(d.seed, d.game): d for d in second}
+    common = [(d, theirs[(d.seed, d.game)]) for d in first if (d.seed, d.game) in theirs]
+    if not common:
+        raise ValueError("the two records share no deal")
+    return {
+        "first": first[0].levels[0], "second": second[0].levels[0], "deals": len(common),
+        "chips_per_game": asdict(Estimate.of([a.candidate.chips - b.candidate.chips for a, b in common])),
+        "wins": asdict(Estimate.of([float(a.candidate.won) - float(b.candidate.won) for a, b in common])),
+    }
+
+
 def read_deals(paths: Sequence[Path]) -> list[PairedDeal]:
     """Deals recorded with ``--jsonl``, from one or more files (later copies of the same deal are dropped)."""
-    seen: dict[tuple[int, int], PairedDeal] = {}
+    seen: dict[tuple[tuple[str, str], int, int], PairedDeal] = {}
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 deal = PairedDeal.from_json(json.loads(line))
-                seen.setdefault((deal.seed, deal.game), deal)
+                seen.setdefault((deal.levels, deal.seed, deal.game), deal)
     return list(seen.values())

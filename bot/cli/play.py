@@ -62,6 +62,9 @@ def register(commands: Any) -> None:
                    help="append every deal to FILE as it is played (one JSON object a line)")
     p.add_argument("--summary", type=file_path, nargs="+", default=None, metavar="FILE",
                    help="play nothing: summarise deals recorded with --jsonl (several files pool)")
+    p.add_argument("--versus", type=file_path, nargs="+", default=None, metavar="FILE",
+                   help="with --summary: compare its candidate with the candidate recorded in these files, on the "
+                   "deals both played")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_paired)
 
@@ -170,20 +173,44 @@ def seed_list(text: str) -> list[int]:
     return sorted(set(seeds))
 
 
+def _recorded(files: list[str], option: str) -> list[paired.PairedDeal]:
+    """Deals recorded with --jsonl, or a one-line refusal."""
+    try:
+        deals = paired.read_deals([Path(f) for f in files])
+    except OSError as exc:
+        raise UsageProblem(f"{option}: cannot read {exc.filename}: {exc.strerror or exc}") from None
+    except (ValueError, KeyError, TypeError, AssertionError):
+        raise UsageProblem(f"{option}: a file is not a record written by 'charleston paired --jsonl'") from None
+    if not deals:
+        raise UsageProblem(f"{option}: the files hold no deals")
+    if len({d.levels for d in deals}) > 1:
+        raise UsageProblem(f"{option}: the files record different levels; give one comparison at a time")
+    return deals
+
+
 def run_paired(args: argparse.Namespace) -> int:
     """`paired`: the candidate against the baseline, deal by deal, with 95% confidence intervals."""
     for option, level in (("--candidate", args.candidate), ("--baseline", args.baseline)):
         if level not in PAIRED_LEVELS:
             raise UsageProblem(f"{option}: unknown level '{level}': choose from {', '.join(PAIRED_LEVELS)}")
+    if args.versus and not args.summary:
+        raise UsageProblem("--versus goes with --summary: it compares two recorded runs")
     if args.summary:
-        try:
-            deals = paired.read_deals([Path(f) for f in args.summary])
-        except OSError as exc:
-            raise UsageProblem(f"cannot read {exc.filename}: {exc.strerror or exc}") from None
-        except (ValueError, KeyError, TypeError, AssertionError):
-            raise UsageProblem("--summary: a file is not a record written by 'charleston paired --jsonl'") from None
-        if not deals:
-            raise UsageProblem("--summary: the files hold no deals")
+        deals = _recorded(args.summary, "--summary")
+        args.candidate, args.baseline = deals[0].levels
+        if args.versus:
+            try:
+                compared = paired.versus(deals, _recorded(args.versus, "--versus"))
+            except ValueError as exc:
+                raise UsageProblem(f"--versus: {exc}") from None
+            if args.json:
+                print_json(compared)
+            else:
+                chips, wins = compared["chips_per_game"], compared["wins"]
+                assert isinstance(chips, dict) and isinstance(wins, dict)
+                print(f"{compared['first']} minus {compared['second']} over {compared['deals']} shared deals: chips a "
+                      f"game {paired.Estimate(**chips).text()}; wins {paired.Estimate(**wins).text(100, 1, ' pts')}")
+            return 0
     else:
         try:
             card_id = args.card or table_rules(args.rules).card

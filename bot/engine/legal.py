@@ -27,7 +27,7 @@ from .actions import (
 )
 from .game import Game
 from .liveness import alive_after
-from .matching import check, exposure_verdict
+from .matching import check, exposure_verdict, may_be_mahjong
 from .queries import blank_swap_refusal, dead_discard_refusal
 from .state import CallWindow, Phase
 from .tiles import SORT_KEY, Tile
@@ -105,7 +105,9 @@ def _turn_actions(game: Game, seat: int) -> list[Action]:
     state = game.state
     me = state.seats[seat]
     actions: list[Action] = []
-    if check(game.card, me.rack, [e.tiles for e in me.exposures], tile_set=game.tile_set).mahjong:
+    exposures = [e.tiles for e in me.exposures]
+    if may_be_mahjong(game.card, me.rack, exposures) and check(game.card, me.rack, exposures,
+                                                                tile_set=game.tile_set).mahjong:
         actions.append(DeclareMahJongg(seat))
     for tile in sorted(set(me.rack), key=SORT_KEY.__getitem__):
         if tile == Tile.F and not state.rules.discard_flowers:
@@ -132,7 +134,8 @@ def _call_actions(game: Game, seat: int, window: CallWindow, *, late: bool) -> l
         actions.append(PassCall(seat))
         if seat not in window.held:
             actions.append(Hold(seat))
-    if check(game.card, [*me.rack, window.tile], exposures, tile_set=game.tile_set).mahjong:
+    rack = [*me.rack, window.tile]
+    if may_be_mahjong(game.card, rack, exposures) and check(game.card, rack, exposures, tile_set=game.tile_set).mahjong:
         actions.append(Call(seat, (), True))
     if window.mahjong_only:
         return actions

@@ -22,10 +22,12 @@ from .analysis import possible_variants
 from .ending import kill
 from .events import Event
 from .line import Variant
+from .matching import exposure_group
 from .referee import Referee
 from .state import GameState, Phase
 from .tiles import NUM_KINDS
 
+QUICK_TRIES = 8  # variants holding a call's groups tried one by one before the whole card is searched
 DEAD_REASON = "no line on the card can still be made with these exposures and the tiles already out"
 
 
@@ -100,10 +102,33 @@ def alive(ref: Referee, seat: int, seen: list[int]) -> bool:
 
 
 def alive_after(ref: Referee, seat: int, group: Sequence[int]) -> bool:
-    """Whether ``seat``'s hand could still be made after exposing ``group`` made with the discard in play."""
+    """Whether ``seat``'s hand could still be made after exposing ``group`` made with the discard in play. The
+    answer is asked for every call a seat is offered, so a few likely variants are tried before the whole card."""
     state = ref.state
+    wild = ref.card.wild
     exposures = [*(e.tiles for e in state.seats[seat].exposures), list(group)]
-    return _find_witness(ref, exposures, out_of_reach(state, seat, ref.card.wild)) is not None
+    visible = out_of_reach(state, seat, wild)
+    groups = tuple(exposure_group(e, wild) for e in exposures)
+    seen = [0] * NUM_KINDS
+    for tile in [*visible, *(t for e in exposures for t in e)]:
+        seen[tile] += 1
+    # Usually one of the first few variants that hold the groups is still possible: try those one by one before
+    # searching the whole card (which is what answers when none of them is).
+    index = ref.card.index
+    mask = index.holding(groups)
+    for _ in range(QUICK_TRIES):
+        if not mask:
+            break
+        low = mask & -mask
+        mask ^= low
+        variant = index.variants[low.bit_length() - 1]
+        if _still_possible(ref, variant, _kinds(variant), groups, seen):
+            return True
+    return _find_witness(ref, exposures, visible) is not None
+
+
+def _kinds(variant: Variant) -> tuple[int, ...]:
+    return tuple({tile for tile, _ in variant.groups})
 
 
 def _find_witness(ref: Referee, exposures: Sequence[Sequence[int]], visible: Sequence[int]) -> Variant | None:

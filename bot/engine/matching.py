@@ -125,6 +125,25 @@ def check(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int
     return CheckResult(tuple(matches))
 
 
+def may_be_mahjong(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int]] = ()) -> bool:
+    """A quick test that lets through every rack :func:`check` would accept (and a few it would not): some
+    variant admits exactly these naturals and holds these exposures. For tiles the engine itself holds, so
+    unchecked; the game asks it before every full check of a rack that may call or declare."""
+    wild = card.wild
+    naturals = [0] * NUM_KINDS
+    for tile in concealed:
+        naturals[tile] += 1
+    for exposure in exposures:
+        for tile in exposure:
+            naturals[tile] += 1
+    if wild is not None:
+        naturals[wild] = 0
+    mask = card.index.candidates(naturals)
+    if mask and exposures:
+        mask &= card.index.holding(exposure_group(e, wild) for e in exposures)
+    return bool(mask)
+
+
 def arrange(variant: Variant, concealed: Sequence[int], exposures: Sequence[Sequence[int]],
             groups: Sequence[Group], wild: Tile | None) -> tuple[tuple[int, ...], ...] | None:
     """Lay the tiles out on the variant's groups, or None if they do not fit it exactly."""
