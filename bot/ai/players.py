@@ -25,6 +25,7 @@ EXPERIMENTAL_LEVELS = tuple(SEARCH_LEVELS)
 
 
 class Player(Protocol):
+    """What the table asks of a computer player: a level and a decision from a seat's view."""
     level: str
 
     def decide(self, view: SeatView) -> Action:
@@ -33,12 +34,14 @@ class Player(Protocol):
 
 
 class RandomPlayer:
+    """Any legal action, uniformly at random: the baseline the other levels are measured against."""
     level = "random"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
     def decide(self, view: SeatView) -> Action:
+        """One of the seat's legal actions, uniformly."""
         return self.rng.choice(view.legal)
 
 
@@ -52,12 +55,14 @@ class CardPlayer:
         self.strategy = SearchStrategy(rng, search) if search else Strategy(level, rng)
 
     def decide(self, view: SeatView) -> Action:
+        """The strategy's choice; the classical game (no card) has its own player."""
         if view.card.ruleset == "classical":  # no card to read: four sets and a pair (bot.ai.classical)
             return classical.decide(self.level, self.strategy.rng, view)
         return self.strategy.decide(view)
 
 
 def make_player(level: str, seed: int = 0) -> Player:
+    """A player of ``level`` (a table level or an experimental one), its choices seeded by ``seed``."""
     if level == "random":
         return RandomPlayer(seed)
     if level in LEVELS or level in EXPERIMENTAL_LEVELS:

@@ -54,6 +54,7 @@ from .outlook import CardTables, Chances, FloatArray, IntArray, Outlook, card_ta
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """What sets the levels apart: how a rack's worth is read and how boldly the player acts on it."""
     lines: int  # how many of the best lines count towards a rack's worth
     secondary: float  # weight of every line after the best one
     value_weight: float  # how much a line's value counts next to its chance (as an exponent)
@@ -89,6 +90,7 @@ READY_BY_EXPOSURES = (0.0, 0.08, 0.2, 0.45, 0.6)
 
 
 class Strategy:
+    """The card-reading player's decisions, with one level's settings."""
     def __init__(self, level: str, rng: random.Random) -> None:
         self.settings = LEVEL_SETTINGS[level]
         self.level = level
@@ -127,6 +129,7 @@ class Strategy:
 
     def outlook(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
                 unseen: Sequence[int] | None = None) -> Outlook:
+        """This rack and these exposures measured against every variant of the card."""
         unseen = self.unseen(view) if unseen is None else unseen
         wild = view.card.wild
         naturals = [0] * NUM_KINDS
@@ -150,9 +153,11 @@ class Strategy:
                        jokerless_bonus=value_weight * math.log(2) if jokerless else 0.0)
 
     def tables(self, view: SeatView) -> CardTables:
+        """The card's variants as arrays (built once per card)."""
         return card_tables(view.card)
 
     def worth(self, view: SeatView, log_chance: FloatArray, keep: IntArray | None = None) -> FloatArray:
+        """A rack's worth from its variants' chances, by this level's settings."""
         settings = self.settings
         return worth(self.tables(view), log_chance, settings.lines, settings.secondary, settings.within, keep)
 
@@ -184,6 +189,7 @@ class Strategy:
 
     # -- decisions ---------------------------------------------------------------------------------------
     def decide(self, view: SeatView) -> Action:
+        """One of the seat's legal actions: Mah Jongg whenever offered, else by the phase."""
         legal = view.legal
         for action in legal:
             if isinstance(action, DeclareMahJongg) or (isinstance(action, Call) and action.mahjong):
@@ -226,6 +232,7 @@ class Strategy:
         return given
 
     def charleston_pass(self, view: SeatView) -> Action:
+        """The three tiles the rack misses least (some passed blind on a blind step when that costs less)."""
         # On a blind step, rather than give away a tile the rack needs, forward a received tile unseen (CH5).
         blind_allowed = view.public.blind_allowed and self.settings.blind_loss < 1.0
         max_loss = self.settings.blind_loss if blind_allowed else float("inf")
@@ -236,17 +243,20 @@ class Strategy:
         return next(a for a in view.legal if isinstance(a, CharlestonPass))
 
     def vote(self, view: SeatView) -> Action:
+        """Whether to stop after the first Charleston."""
         if self.level == "easy":
             return CharlestonVote(view.seat, self.rng.random() < 0.5)
         outlook = self.outlook(view, list(view.rack), [])
         return CharlestonVote(view.seat, float(self.worth(view, outlook.log_chance)) >= self.settings.stop_worth)
 
     def courtesy(self, view: SeatView) -> Action:
+        """Up to three tiles the rack has (almost) no use for."""
         # A tile that adds (almost) nothing is better swapped for an unknown one, which may help.
         offer = self.give_away(view, list(view.rack), 3, 0.02)
         return CourtesyOffer(view.seat, tuple(offer))
 
     def discard(self, view: SeatView) -> Action:
+        """The tile whose loss costs the rack the least worth (late in the wall, its risk counted)."""
         rack = list(view.rack)
         exposures = [list(e) for e in view.exposures]
         discardable = {a.tile: a for a in view.legal if isinstance(a, Discard)}
@@ -295,6 +305,7 @@ class Strategy:
         return 1.0 - safe
 
     def joker_exchange(self, view: SeatView) -> Action | None:
+        """A joker exchange that leaves the rack worth at least as much, if any."""
         exchanges = [a for a in view.legal if isinstance(a, ExchangeJoker)]
         if not exchanges:
             return None
@@ -316,6 +327,7 @@ class Strategy:
         return None
 
     def answer_discard(self, view: SeatView) -> Action:
+        """A call when the exposure makes the rack worth more; else pass."""
         calls = [a for a in view.legal if isinstance(a, Call) and not a.mahjong]
         pass_action = next((a for a in view.legal if isinstance(a, PassCall)), None)
         fallback = pass_action or next((a for a in view.legal if isinstance(a, Hold)), None)
