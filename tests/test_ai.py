@@ -97,7 +97,9 @@ def test_a_computer_player_is_given_a_view_not_the_state() -> None:
         game.apply(spy.decide(seat_view(game, waiting[0])))
     assert seen and all(isinstance(v, SeatView) for v in seen)
     names = {f.name for f in dataclasses.fields(SeatView)}
-    assert names == {"seat", "public", "rack", "drawn", "legal", "card", "tile_set"}
+    assert names == {"seat", "public", "rack", "drawn", "legal", "card", "tile_set", "rules"}
+    # The rules are the table's options (public); they carry no tile of anybody's.
+    assert all(isinstance(view.rules, type(game.state.rules)) and view.rules == game.state.rules for view in seen)
     for view in seen:
         public_json = json.dumps(view.public.to_json())
         # the public part carries tile counts for other seats, never their tiles

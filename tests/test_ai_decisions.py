@@ -159,3 +159,24 @@ def test_hard_stops_the_second_charleston_only_with_a_rack_worth_keeping(practic
         view = discard_view(practice, rack, wall=99, exposures=())
         assert hard.vote(view) == CharlestonVote(view.seat, stops)
         assert normal.vote(view) == CharlestonVote(view.seat, False)
+
+
+def test_rule_SC3_hard_counts_the_jokerless_double_only_where_the_rules_pay_it() -> None:
+    """The 1946 rules pay no jokerless double, so hard must not chase one there; NMJL rules do (SC3)."""
+    import random as _random
+
+    from bot.ai.strategy import Strategy
+    from bot.engine.game import Game as _Game
+    from bot.engine.rules import table_rules as _table_rules
+    from bot.engine.views import seat_view as _seat_view
+    from bot.service.cards import load_card as _load_card
+
+    bonus = {}
+    for preset in ("nmjl", "nmjl-1946"):
+        rules = _table_rules(preset)
+        card = _load_card(rules.card)
+        game, _ = _Game.new(card, rules, 3)
+        view = _seat_view(game, (game.state.east + 1) % 4)
+        no_wild = [t for t in view.rack if t != card.wild]  # a rack holding a wild tile is never jokerless
+        bonus[preset] = Strategy("hard", _random.Random(0)).outlook(view, no_wild, []).jokerless_bonus is not None
+    assert bonus == {"nmjl": True, "nmjl-1946": False}

@@ -66,7 +66,7 @@ class Settings:
     stop_worth: float  # vote to stop the Charleston when the rack is worth this much (inf: always go on). The
     # second Charleston helps every rack, so a seat already well placed gains by denying it to the others.
     blunder: float  # chance of a random discard among the three least useful tiles
-    jokerless: bool  # count a line made without jokers at its doubled value (NMJL scoring)
+    jokerless: bool  # count a line made without jokers at its doubled value (where the rules pay it: SC3)
     defend_below: int  # with this many wall tiles left or fewer, weigh each discard's risk of a Mah Jongg (0: never)
 
 
@@ -147,7 +147,9 @@ class Strategy:
         if wild is not None:
             unseen_jokers, unseen_naturals[wild] = unseen_naturals[wild], 0
         value_weight = self.settings.value_weight
-        jokerless = self.settings.jokerless and not any(wild in e for e in exposures)
+        # Only where the rules pay double for a jokerless hand (SC3; the 1946 rules do not).
+        jokerless = (self.settings.jokerless and view.rules.winner_pays_double_rules
+                     and not any(wild in e for e in exposures))
         return Outlook(self.tables(view), naturals, jokers, exposed, self.holding(view, groups), unseen_naturals,
                        unseen_jokers, self.chances(view, unseen), value_weight,
                        jokerless_bonus=value_weight * math.log(2) if jokerless else 0.0)

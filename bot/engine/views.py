@@ -17,6 +17,7 @@ from .game import Game
 from .legal import legal_actions
 from .payouts import payouts
 from .queries import seat_wind, tiles_in_sight, unanswered
+from .rules import TableRules
 from .state import Phase
 from .tiles import TileSet, code, display_sorted
 
@@ -80,6 +81,7 @@ class SeatView:
     legal: tuple[Action, ...]
     card: Card
     tile_set: TileSet  # the table's set (the card's, plus any blanks)
+    rules: TableRules  # the table's options: public, as everyone at the table agreed to them
 
     @property
     def exposures(self) -> tuple[tuple[int, ...], ...]:
@@ -146,4 +148,4 @@ def seat_view(game: Game, seat: int) -> SeatView:
     me = state.seats[seat]
     drawn = state.turn_state.drawn if state.phase == Phase.PLAY and state.turn == seat else None
     return SeatView(seat, public_view(game), tuple(display_sorted(me.rack)), drawn,
-                    tuple(legal_actions(game, seat)), game.card, game.tile_set)
+                    tuple(legal_actions(game, seat)), game.card, game.tile_set, state.rules)
