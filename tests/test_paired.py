@@ -120,3 +120,15 @@ def test_paired_summary_of_a_foreign_file_exits_2(tmp_path: Path, capsys: pytest
         assert main(["paired", "--summary", str(path)]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and words in err[0]
+
+
+def test_hard_plays_as_normal_under_the_1946_rules_and_not_under_nmjl() -> None:
+    """hard's settings were measured weaker than normal's under the 1946 rules, so there it plays normal's: every
+    paired deal is the same game twice. Under NMJL rules it plays its own."""
+    from bot.engine.rules import table_rules
+
+    for preset, same in (("nmjl-1946", True), ("nmjl", False)):
+        rules = table_rules(preset)
+        card = load_card(rules.card)
+        deals = [play_deal(card, rules, 31, n, "hard", "normal") for n in range(6)]
+        assert all(d.candidate == d.baseline for d in deals) == same
