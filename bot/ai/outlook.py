@@ -256,8 +256,10 @@ def worth(tables: CardTables, log_chance: FloatArray, lines: int, secondary: flo
     variants ``keep`` if given): the best line's chance plus ``secondary`` times each of the next ``lines - 1``.
     A line counts its best variant plus ``within`` times the others (the same line in other suits or numbers:
     more ways to make it)."""
-    lines_of = tables.line_of if keep is None else tables.line_of[keep]
-    starts = np.flatnonzero(np.diff(lines_of, prepend=-1))
+    if keep is None:
+        starts = tables.line_starts  # variants are stored line by line
+    else:
+        starts = np.flatnonzero(np.diff(tables.line_of[keep], prepend=-1))
     chance = np.exp(log_chance)
     per_line = np.maximum.reduceat(chance, starts, axis=-1)
     if within:
