@@ -157,8 +157,8 @@ class Outlook:
         self.tables = tables
         self.jokers = jokers
         kind = tables.kind
-        self.h = np.asarray([*naturals, 0], dtype=np.int64)[kind]  # (S, V) naturals held of each slot's kind
-        self.u = np.minimum(np.asarray([*unseen, 0], dtype=np.int64)[kind], MAX_POOL)  # unseen copies
+        self.h = np.take(np.asarray([*naturals, 0], dtype=np.int64), kind)  # (S, V) naturals held of each slot's kind
+        self.u = np.take(np.minimum(np.asarray([*unseen, 0], dtype=np.int64), MAX_POOL), kind)  # unseen copies
         big = tables.big
         if any(exposed):
             # Exposed tiles already sit in their groups (pungs or larger): the variant needs that many less.
@@ -192,21 +192,22 @@ class Outlook:
         copies that would fill that shortfall."""
         filled = np.minimum(h, small)
         short_big = big - np.minimum(h - filled, big)
-        small_log = self.draw_table[u * MAX_SHORT + np.minimum(small - filled, MAX_SHORT - 1)]
+        small_log = np.take(self.draw_table, u * MAX_SHORT + np.minimum(small - filled, MAX_SHORT - 1))
         return small_log, short_big, np.minimum(short_big, u)
 
     def _big_log(self, short: IntArray, pool: IntArray, offset: IntArray) -> FloatArray:
         """Log chance that ``short`` more big-group tiles arrive, any of ``pool`` fitting."""
         short = np.minimum(np.maximum(short, 0), MAX_SHORT - 1)
-        result: FloatArray = self.big_table[offset + np.minimum(pool, MAX_POOL) * MAX_SHORT + short]
+        result: FloatArray = np.take(self.big_table, offset + np.minimum(pool, MAX_POOL) * MAX_SHORT + short)
         return result
 
     def usage(self) -> FloatArray:
         """Per kind: the summed chance of every variant that uses a held tile of it (what the far lines lose
         with it: tells apart tiles the best lines have no use for)."""
-        used = self.h > 0  # slots past a variant's kinds read PAD, where nothing is held
-        weight = np.broadcast_to(np.exp(self.log_chance), used.shape)
-        result = np.bincount(self.tables.kind[used], weights=weight[used], minlength=PAD + 1)
+        # Slots past a variant's kinds read PAD, where nothing is held. Slots not held weigh exactly 0.0, which
+        # leaves every sum as it was while sparing a boolean selection.
+        weight = np.where(self.h > 0, np.exp(self.log_chance)[None, :], 0.0)
+        result = np.bincount(self.tables.kind.ravel(), weights=weight.ravel(), minlength=PAD + 1)
         return result.astype(np.float64)
 
     def after_removal(self, kinds: Sequence[int], wild: int | None, lines: int) -> tuple[FloatArray, IntArray]:
@@ -234,14 +235,15 @@ class Outlook:
         int_delta[1, :width] = pool - self.pool[:, keep]
         kinds_array = np.asarray(kinds, dtype=np.int64)
         slots = tables.slot_of[kinds_array][:, keep]  # (C, V')
-        columns = np.arange(len(keep))[None, :]
-        short_delta, pool_delta = int_delta[:, slots, columns]
-        jokers = np.full((len(kinds), 1), self.jokers)
-        if wild is not None:
-            jokers[kinds_array == wild] -= 1
+        # Each candidate reads its kind's slot: as flat positions, which numpy's take reads far faster than a
+        # two-axis fancy index.
+        flat = slots * len(keep) + np.arange(len(keep))[None, :]
+        short_delta = np.take(int_delta[0], flat)
+        pool_delta = np.take(int_delta[1], flat)
+        jokers = np.array([[self.jokers - (kind == wild)] for kind in kinds], dtype=np.int64)
         big_log = self._big_log(self.big_short[keep] + short_delta - jokers, self.pool_total[keep] + pool_delta,
                                 self.big_offset[keep])
-        result: FloatArray = (self.base + self.small_total)[keep] + small_delta[slots, columns] + big_log
+        result: FloatArray = (self.base + self.small_total)[keep] + np.take(small_delta, flat) + big_log
         if self.jokerless_bonus is not None:
             # The jokerless way: no jokers fill the big groups, and drawing one does not help.
             jokerless = self._big_log(self.big_short[keep] + short_delta,
@@ -259,7 +261,10 @@ def worth(tables: CardTables, log_chance: FloatArray, lines: int, secondary: flo
     if keep is None:
         starts = tables.line_starts  # variants are stored line by line
     else:
-        starts = np.flatnonzero(np.diff(tables.line_of[keep], prepend=-1))
+        lines_of = tables.line_of[keep]
+        change = np.ones(len(lines_of), dtype=bool)
+        np.not_equal(lines_of[1:], lines_of[:-1], out=change[1:])
+        starts = np.flatnonzero(change)
     chance = np.exp(log_chance)
     per_line = np.maximum.reduceat(chance, starts, axis=-1)
     if within:
