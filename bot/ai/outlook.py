@@ -157,8 +157,8 @@ class Outlook:
         self.tables = tables
         self.jokers = jokers
         kind = tables.kind
-        self.h = np.take(np.asarray([*naturals, 0], dtype=np.int64), kind)  # (S, V) naturals held of each slot's kind
-        self.u = np.take(np.minimum(np.asarray([*unseen, 0], dtype=np.int64), MAX_POOL), kind)  # unseen copies
+        self.h = np.asarray([*naturals, 0], dtype=np.int64).take(kind)  # (S, V) naturals held of each slot's kind
+        self.u = np.minimum(np.asarray([*unseen, 0], dtype=np.int64), MAX_POOL).take(kind)  # unseen copies
         big = tables.big
         if any(exposed):
             # Exposed tiles already sit in their groups (pungs or larger): the variant needs that many less.
@@ -192,13 +192,13 @@ class Outlook:
         copies that would fill that shortfall."""
         filled = np.minimum(h, small)
         short_big = big - np.minimum(h - filled, big)
-        small_log = np.take(self.draw_table, u * MAX_SHORT + np.minimum(small - filled, MAX_SHORT - 1))
+        small_log = self.draw_table.take(u * MAX_SHORT + np.minimum(small - filled, MAX_SHORT - 1))
         return small_log, short_big, np.minimum(short_big, u)
 
     def _big_log(self, short: IntArray, pool: IntArray, offset: IntArray) -> FloatArray:
         """Log chance that ``short`` more big-group tiles arrive, any of ``pool`` fitting."""
         short = np.minimum(np.maximum(short, 0), MAX_SHORT - 1)
-        result: FloatArray = np.take(self.big_table, offset + np.minimum(pool, MAX_POOL) * MAX_SHORT + short)
+        result: FloatArray = self.big_table.take(offset + np.minimum(pool, MAX_POOL) * MAX_SHORT + short)
         return result
 
     def usage(self) -> FloatArray:
@@ -238,12 +238,12 @@ class Outlook:
         # Each candidate reads its kind's slot: as flat positions, which numpy's take reads far faster than a
         # two-axis fancy index.
         flat = slots * len(keep) + np.arange(len(keep))[None, :]
-        short_delta = np.take(int_delta[0], flat)
-        pool_delta = np.take(int_delta[1], flat)
+        short_delta = int_delta[0].take(flat)
+        pool_delta = int_delta[1].take(flat)
         jokers = np.array([[self.jokers - (kind == wild)] for kind in kinds], dtype=np.int64)
         big_log = self._big_log(self.big_short[keep] + short_delta - jokers, self.pool_total[keep] + pool_delta,
                                 self.big_offset[keep])
-        result: FloatArray = (self.base + self.small_total)[keep] + np.take(small_delta, flat) + big_log
+        result: FloatArray = (self.base + self.small_total)[keep] + small_delta.take(flat) + big_log
         if self.jokerless_bonus is not None:
             # The jokerless way: no jokers fill the big groups, and drawing one does not help.
             jokerless = self._big_log(self.big_short[keep] + short_delta,

@@ -182,9 +182,11 @@ class Strategy:
         worths = self.removal_worths(view, outlook, kinds)
         if risk is not None:
             worths = [w * (1.0 - float(risk[k])) for w, k in zip(worths, kinds, strict=True)]
-        usage = outlook.usage()
         top = max(worths) or 1.0
-        order = sorted(range(len(kinds)), key=lambda n: (-round(worths[n] / top, 9), usage[kinds[n]], kinds[n]))
+        rounded = [round(w / top, 9) for w in worths]
+        # The usage only tells equal worths apart: worked out only when some are equal.
+        usage = outlook.usage() if len(set(rounded)) < len(rounded) else np.zeros(NUM_KINDS + 1)
+        order = sorted(range(len(kinds)), key=lambda n: (-rounded[n], usage[kinds[n]], kinds[n]))
         return [(kinds[n], worths[n]) for n in order]
 
     def best_discard_worth(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
