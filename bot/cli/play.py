@@ -25,8 +25,9 @@ from bot.cli.common import (
 )
 from bot.cli.demo import run_demo, write_images
 from bot.cli.simulate import simulate, simulate_recorded
+from bot.engine.card import Card
 from bot.engine.errors import CardError
-from bot.engine.rules import RulesError, table_rules
+from bot.engine.rules import RulesError, TableRules, table_rules
 from bot.service.cards import UnknownCard, load_card
 
 PAIRED_LEVELS = (*LEVELS, *EXPERIMENTAL_LEVELS)
@@ -120,17 +121,22 @@ class ProgressBar:
         sys.stderr.flush()
 
 
-def run_simulate(args: argparse.Namespace) -> int:
-    """`simulate`: many games between computer players, summarised."""
-    levels = _levels(args.players)
+def _card_and_rules(args: argparse.Namespace) -> tuple[Card, TableRules]:
+    """The card (--card, else the preset's own) and the rules (--rules) a command asked for, or a refusal."""
     try:
-        card_id = args.card or table_rules(args.rules).card  # the preset's own card
+        card_id = args.card or table_rules(args.rules).card
         card = load_card(card_id)
-        rules = table_rules(args.rules, card=card.id)
+        return card, table_rules(args.rules, card=card.id)
     except (UnknownCard, RulesError) as exc:
         raise UsageProblem(str(exc)) from None
     except CardError as exc:
         raise UsageProblem(f"card '{card_id}' is broken: {exc.problems[0]}") from None
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """`simulate`: many games between computer players, summarised."""
+    levels = _levels(args.players)
+    card, rules = _card_and_rules(args)
     progress = ProgressBar() if ProgressBar.wanted(args.games) else None
     if args.db and args.log:
         raise UsageProblem("--log and --db don't go together: a recorded game's replay is in the database")
@@ -195,57 +201,61 @@ def run_paired(args: argparse.Namespace) -> int:
             raise UsageProblem(f"{option}: unknown level '{level}': choose from {', '.join(PAIRED_LEVELS)}")
     if args.versus and not args.summary:
         raise UsageProblem("--versus goes with --summary: it compares two recorded runs")
+    if args.summary and args.versus:
+        return _paired_versus(args)
     if args.summary:
         deals = _recorded(args.summary, "--summary")
         args.candidate, args.baseline = deals[0].levels
-        if args.versus:
-            try:
-                compared = paired.versus(deals, _recorded(args.versus, "--versus"))
-            except ValueError as exc:
-                raise UsageProblem(f"--versus: {exc}") from None
-            if args.json:
-                print_json(compared)
-            else:
-                chips, wins = compared["chips_per_game"], compared["wins"]
-                assert isinstance(chips, dict) and isinstance(wins, dict)
-                print(f"{compared['first']} minus {compared['second']} over {compared['deals']} shared deals: chips a "
-                      f"game {paired.Estimate(**chips).text()}; wins {paired.Estimate(**wins).text(100, 1, ' pts')}")
-            return 0
     else:
-        try:
-            card_id = args.card or table_rules(args.rules).card
-            card = load_card(card_id)
-            rules = table_rules(args.rules, card=card.id)
-        except (UnknownCard, RulesError) as exc:
-            raise UsageProblem(str(exc)) from None
-        except CardError as exc:
-            raise UsageProblem(f"card '{card_id}' is broken: {exc.problems[0]}") from None
-        if rules.classical or rules.players != 4:
-            raise UsageProblem("paired runs compare card-reading players at four-player NMJL tables: "
-                               "use --rules nmjl or nmjl-1946")
-        total = len(args.seeds) * args.games
-        progress = ProgressBar() if ProgressBar.wanted(total) else None
-        deals = []
-        try:
-            sink = open(args.jsonl, "a", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
-        except OSError as exc:
-            raise UsageProblem(f"cannot write {args.jsonl}: {exc.strerror or exc}") from None
-        try:
-            for deal in paired.play_deals(card, rules, args.seeds, args.games, args.candidate, args.baseline,
-                                          progress=progress):
-                deals.append(deal)
-                if sink is not None:
-                    sink.write(json.dumps(deal.to_json()) + "\n")
-                    sink.flush()
-        finally:
-            if sink is not None:
-                sink.close()
+        deals = _play_paired(args)
     summary = paired.summarise(deals, args.candidate, args.baseline)
     if args.json:
         print_json(summary)
     else:
         print("\n".join(paired.report_lines(summary)))
     return 0
+
+
+def _paired_versus(args: argparse.Namespace) -> int:
+    """`paired --summary A --versus B`: two recorded candidates on the deals both played."""
+    try:
+        compared = paired.versus(_recorded(args.summary, "--summary"), _recorded(args.versus, "--versus"))
+    except ValueError as exc:
+        raise UsageProblem(f"--versus: {exc}") from None
+    if args.json:
+        print_json(compared)
+        return 0
+    chips, wins = compared["chips_per_game"], compared["wins"]
+    assert isinstance(chips, dict) and isinstance(wins, dict)
+    print(f"{compared['first']} minus {compared['second']} over {compared['deals']} shared deals: chips a game "
+          f"{paired.Estimate(**chips).text()}; wins {paired.Estimate(**wins).text(100, 1, ' pts')}")
+    return 0
+
+
+def _play_paired(args: argparse.Namespace) -> list[paired.PairedDeal]:
+    """Play the paired deals the options ask for, recording each with --jsonl as it is played."""
+    card, rules = _card_and_rules(args)
+    if rules.classical or rules.players != 4:
+        raise UsageProblem("paired runs compare card-reading players at four-player NMJL tables: "
+                           "use --rules nmjl or nmjl-1946")
+    total = len(args.seeds) * args.games
+    progress = ProgressBar() if ProgressBar.wanted(total) else None
+    try:
+        sink = open(args.jsonl, "a", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
+    except OSError as exc:
+        raise UsageProblem(f"cannot write {args.jsonl}: {exc.strerror or exc}") from None
+    deals = []
+    try:
+        for deal in paired.play_deals(card, rules, args.seeds, args.games, args.candidate, args.baseline,
+                                      progress=progress):
+            deals.append(deal)
+            if sink is not None:
+                sink.write(json.dumps(deal.to_json()) + "\n")
+                sink.flush()
+    finally:
+        if sink is not None:
+            sink.close()
+    return deals
 
 
 def run_demo_command(args: argparse.Namespace) -> int:
