@@ -37,7 +37,7 @@ FUZZ = settings(max_examples=int(os.environ.get("CHARLESTON_FUZZ_EXAMPLES", "40"
                 derandomize=not os.environ.get("CHARLESTON_FUZZ_RANDOM"), database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large, HealthCheck.large_base_example])
-OUTPUT_OPTIONS = ("-o", "--output", "--log", "--images", "--to")
+OUTPUT_OPTIONS = ("-o", "--output", "--log", "--images", "--to", "--jsonl")
 WRITING_COMMANDS = ("simulate", "demo", "resume", "migrate")  # their --db is their output
 
 
@@ -243,6 +243,9 @@ COMMANDS = [
     ["render", "standings", "--db", "{}", "--guild", "{}", "--week", "{}", "-o", "s.png"],
     ["render", "table", "--replay", "{}", "--step", "{}", "--names", "{}", "-o", "t.png"],
     ["replay", "{}"],
+    ["paired", "--seeds", "{}", "--games", "1", "--candidate", "{}", "--rules", "{}"],
+    ["paired", "--seeds", "1", "--games", "1", "--jsonl", "{}", "--json"],
+    ["paired", "--summary", "{}", "--versus", "{}"],
 ]
 
 

@@ -132,3 +132,15 @@ def test_hard_plays_as_normal_under_the_1946_rules_and_not_under_nmjl() -> None:
         card = load_card(rules.card)
         deals = [play_deal(card, rules, 31, n, "hard", "normal") for n in range(6)]
         assert all(d.candidate == d.baseline for d in deals) == same
+
+
+def test_paired_jsonl_refuses_a_file_of_something_else_and_leaves_it_whole(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """--jsonl appends; a database named by mistake is refused, byte for byte untouched."""
+    db = tmp_path / "league.db"
+    db.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 4)
+    before = db.read_bytes()
+    assert main(["paired", "--seeds", "1", "--games", "1", "--jsonl", str(db)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "holds something other than paired deals" in err[0]
+    assert db.read_bytes() == before

@@ -51,7 +51,9 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_simulate)
 
     p = commands.add_parser("paired", help="compare two computer levels on the same deals (candidate against "
-                            "baseline)")
+                            "baseline)", description="Play every deal twice, once with the candidate in a seat and "
+                            "once with the baseline, the other seats the baseline both times, and report the "
+                            "differences with 95%% confidence intervals.")
     p.add_argument("--candidate", default="hard", metavar="LEVEL", help=f"one of {', '.join(PAIRED_LEVELS)}")
     p.add_argument("--baseline", default="normal", metavar="LEVEL", help="the level in the other seats too")
     p.add_argument("--seeds", type=seed_list, default=[1], metavar="S[-T][,...]",
@@ -232,6 +234,22 @@ def _paired_versus(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_record_file(path: Path) -> None:
+    """--jsonl appends: refuse a file that holds something else (a database given by mistake must stay whole)."""
+    if not path.exists() or path.is_dir():
+        return  # a new file; a folder is refused when it is opened
+    try:
+        with path.open("rb") as f:
+            first = f.readline(4096)
+        if first.strip():
+            paired.PairedDeal.from_json(json.loads(first))
+    except OSError:
+        return  # unreadable: opening it to append says why
+    except (ValueError, KeyError, TypeError, AssertionError, UnicodeDecodeError):
+        raise UsageProblem(f"--jsonl: {path} holds something other than paired deals; give a new file or one "
+                           "written by --jsonl (it is appended to)") from None
+
+
 def _play_paired(args: argparse.Namespace) -> list[paired.PairedDeal]:
     """Play the paired deals the options ask for, recording each with --jsonl as it is played."""
     card, rules = _card_and_rules(args)
@@ -240,6 +258,8 @@ def _play_paired(args: argparse.Namespace) -> list[paired.PairedDeal]:
                            "use --rules nmjl or nmjl-1946")
     total = len(args.seeds) * args.games
     progress = ProgressBar() if ProgressBar.wanted(total) else None
+    if args.jsonl:
+        _check_record_file(Path(args.jsonl))
     try:
         sink = open(args.jsonl, "a", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
     except OSError as exc:
