@@ -50,7 +50,8 @@ def _files(folder: Path) -> dict[str, str]:
 
 
 def _outputs(argv: Sequence[str]) -> list[str]:
-    """The paths this command line names as its output."""
+    """The paths this command line names as its output (``--debug`` is taken out first, as the command does)."""
+    argv = [word for word in argv if word != "--debug"]
     named = [argv[i + 1] for i, word in enumerate(argv[:-1]) if word in OUTPUT_OPTIONS]
     if any(word in WRITING_COMMANDS for word in argv):
         named += [argv[i + 1] for i, word in enumerate(argv[:-1]) if word == "--db"]
