@@ -17,8 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service.errors import ErrorKind, TableError
-from bot.service.leagues import DAYS
-from bot.store.leagues import LeagueRow
+from bot.service.leagues import DAYS, LeagueRow
 
 from . import league_look as looks
 from .replies import defer, reply

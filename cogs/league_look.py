@@ -12,9 +12,7 @@ from datetime import datetime, timedelta
 
 import discord
 
-from bot.service.leagues import DAYS, LeagueInfo, SeasonStandings, Statement, WeekStandings
-from bot.store.leagues import LeagueRow
-from bot.store.standings import Standing
+from bot.service.leagues import DAYS, LeagueInfo, LeagueRow, SeasonStandings, Standing, Statement, WeekStandings
 from renderers import Rendered, render_season, render_weekly
 
 TABLE_ROWS = 20  # rows of the text table (the chart shows as many)

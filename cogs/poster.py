@@ -19,7 +19,6 @@ import discord
 
 from bot.service.leagues import WeekStandings
 from bot.service.weekly import PostJob, WeeklyPosts
-from bot.store import leagues as store
 
 from .league_look import week_headline, week_message
 from .replies import send_dm
@@ -141,9 +140,7 @@ class WeeklyPoster:
 
     async def _tell_managers(self, job: PostJob, reason: str, next_try: str | None) -> None:
         """DM the league's creator and the guild's recent managers (the bot sees no member list)."""
-        managers = await store.managers_of(self.posts.db, job.league.guild_id)
-        if job.league.created_by is not None and job.league.created_by not in managers:
-            managers.insert(0, job.league.created_by)
+        managers = await self.posts.managers(job)
         when = ""
         if next_try:
             when = f" I will try again <t:{int(datetime.fromisoformat(next_try).timestamp())}:R>, and at once"

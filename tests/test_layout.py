@@ -19,6 +19,8 @@ FORBIDDEN = {
     "bot.store": ("bot.service", "bot.cli", "cogs", "discord", "PIL"),
     "bot.service": ("bot.cli", "cogs", "discord"),
     "renderers": ("bot.store", "bot.service", "bot.cli", "cogs", "discord", "aiosqlite"),
+    # The cogs talk to the service only: no SQL, no store (its rows reach them under the service's names).
+    "cogs": ("bot.store", "bot.cli", "aiosqlite", "sqlite3"),
 }
 # `charleston bot` (bot/cli/botcmd.py) is where the program is put together: the one module outside cogs that
 # starts the Discord layer.

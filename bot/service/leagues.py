@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 from bot.store import leagues as store
 from bot.store import ledger
 from bot.store.db import Database
-from bot.store.leagues import LeagueRow, PostRow, SeasonRow
+from bot.store.leagues import LeagueRow as LeagueRow  # re-exported: the cogs see the service, never the store
+from bot.store.leagues import PostRow, SeasonRow
+from bot.store.standings import Standing as Standing
 from bot.store.standings import (
-    Standing,
     check_timezone,
     current_week,
     parse_week,

@@ -131,6 +131,13 @@ class WeeklyPosts:
         return await store.record_post(self.db, job.league.league_id, job.week, "failed", _iso(now), error=reason,
                                        next_try_at=_iso(now + retry_delay(attempts)))
 
+    async def managers(self, job: PostJob) -> list[int]:
+        """Who to tell about a failed post: the league's creator, then the guild's recent managers."""
+        managers = await store.managers_of(self.db, job.league.guild_id)
+        if job.league.created_by is not None and job.league.created_by not in managers:
+            managers.insert(0, job.league.created_by)
+        return managers
+
     async def reported(self, job: PostJob) -> None:
         """The managers were told about this failed post."""
         record = await store.posts_of(self.db, job.league.league_id, ("failed",))
