@@ -64,6 +64,15 @@ def test_rule_SC2_a_self_pick_is_paid_double_by_all_three() -> None:
     assert chips == 150
 
 
+def test_rule_H5_without_the_doubles_every_loser_pays_the_value() -> None:
+    """Under the 1946 rules nobody pays double: feeding an opponent costs her hand's value, like any loss."""
+    me = aiming({"1B": 4}, ["1B", "1B", "5D"])
+    west = aiming({"5D": 3, "6D": 3}, ["5D", "5D", "6D", "6D", "6D"], value=30)
+    chips = play_out([me, idle(), west, idle()], me=0, first=1, thrown=parse_tile("5D"),
+                     wall=[parse_tile("9C")] * 20, wild=JOKER, doubles=False)
+    assert chips == -30
+
+
 def test_rule_M10_a_wall_game_pays_nothing() -> None:
     me = aiming({"1B": 4}, ["1B"])
     chips = play_out([me, idle(), idle(), idle()], me=0, first=1, thrown=parse_tile("5D"),

@@ -100,9 +100,11 @@ def racer(need: IntArray, small: IntArray, exposed: IntArray, concealed: list[in
     return Racer(small_left, big_left, sum(small_left), sum(big_left), jokers, spare, value)
 
 
-def play_out(racers: list[Racer], me: int, first: int, thrown: int, wall: list[int], wild: int | None) -> float:
+def play_out(racers: list[Racer], me: int, first: int, thrown: int, wall: list[int], wild: int | None,
+             doubles: bool = True) -> float:
     """Chips for seat ``me`` once the race is run: ``thrown`` was just discarded by ``me`` and ``first`` draws
-    next (seats in ``racers`` order; None for a seat out of play)."""
+    next (seats in ``racers`` order; a seat out of play wants nothing). ``doubles``: the rules make a self-pick
+    and the thrower pay double (SC1, SC2; the 1946 rules do not: H5)."""
     seats = len(racers)
     discarder, tile = me, thrown
     position = 0
@@ -113,7 +115,7 @@ def play_out(racers: list[Racer], me: int, first: int, thrown: int, wall: list[i
             other = (discarder + step) % seats
             r = racers[other]
             if r.missing == 1 and tile != wild and r.wants(tile, wild):
-                return _chips(racers, me, other, discarder)
+                return _chips(racers, me, other, discarder, doubles)
         if position >= len(wall):
             return 0.0  # a wall game
         r = racers[turn]
@@ -122,7 +124,7 @@ def play_out(racers: list[Racer], me: int, first: int, thrown: int, wall: list[i
         if r.wants(drawn, wild):
             r.take(drawn, wild)
             if r.missing == 0:
-                return _chips(racers, me, turn, None)
+                return _chips(racers, me, turn, None, doubles)
             tile = r.spare.pop() if r.spare else drawn
         else:
             tile = drawn
@@ -130,8 +132,10 @@ def play_out(racers: list[Racer], me: int, first: int, thrown: int, wall: list[i
         turn = (turn + 1) % seats
 
 
-def _chips(racers: list[Racer], me: int, winner: int, thrower: int | None) -> float:
+def _chips(racers: list[Racer], me: int, winner: int, thrower: int | None, doubles: bool) -> float:
     value = racers[winner].value
+    if not doubles:
+        return float(3 * value if winner == me else -value)
     if winner == me:
         return float(value * (6 if thrower is None else 4))
     return float(-value * (2 if thrower is None or thrower == me else 1))
@@ -209,7 +213,8 @@ class SearchStrategy(Strategy):
                         table.append(_copy(next(it)))
                     else:
                         table.append(_idle())
-                totals[c] += play_out(table, view.seat, (view.seat + 1) % seats, kind, wall, wild)
+                totals[c] += play_out(table, view.seat, (view.seat + 1) % seats, kind, wall, wild,
+                                      view.rules.winner_pays_double_rules)
         return [t / len(worlds) for t in totals]
 
 
