@@ -57,9 +57,10 @@ class PairedDeal:
     def from_json(cls, data: dict[str, object]) -> PairedDeal:
         """A record written by :meth:`to_json`."""
         cand, base = data["candidate"], data["baseline"]
-        assert isinstance(cand, dict) and isinstance(base, dict)
         levels = data.get("levels", ("", ""))
-        assert isinstance(levels, (list, tuple)) and len(levels) == 2
+        if not (isinstance(cand, dict) and isinstance(base, dict) and isinstance(levels, (list, tuple))
+                and len(levels) == 2):
+            raise ValueError("not a paired deal record")
         return cls(int(data["seed"]), int(data["game"]), int(data["seat"]),  # type: ignore[call-overload]
                    SeatResult(**cand), SeatResult(**base), float(data["candidate_seconds"]),  # type: ignore[arg-type]
                    (str(levels[0]), str(levels[1])))

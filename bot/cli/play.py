@@ -187,7 +187,7 @@ def _recorded(files: list[str], option: str) -> list[paired.PairedDeal]:
         deals = paired.read_deals([Path(f) for f in files])
     except OSError as exc:
         raise UsageProblem(f"{option}: cannot read {exc.filename}: {exc.strerror or exc}") from None
-    except (ValueError, KeyError, TypeError, AssertionError):
+    except (ValueError, KeyError, TypeError):
         raise UsageProblem(f"{option}: a file is not a record written by 'charleston paired --jsonl'") from None
     if not deals:
         raise UsageProblem(f"{option}: the files hold no deals")
@@ -245,7 +245,7 @@ def _check_record_file(path: Path) -> None:
             paired.PairedDeal.from_json(json.loads(first))
     except OSError:
         return  # unreadable: opening it to append says why
-    except (ValueError, KeyError, TypeError, AssertionError, UnicodeDecodeError):
+    except (ValueError, KeyError, TypeError):
         raise UsageProblem(f"--jsonl: {path} holds something other than paired deals; give a new file or one "
                            "written by --jsonl (it is appended to)") from None
 
