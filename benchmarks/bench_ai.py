@@ -34,7 +34,7 @@ from bot.cli.simulate import SimulationResult
 from bot.cli.simulate import simulate as simulate_with
 from bot.engine.actions import Action
 from bot.engine.game import Game
-from bot.engine.payouts import payouts
+from bot.engine.payouts import net_chips
 from bot.engine.rules import table_rules
 from bot.service.cards import load_card
 
@@ -99,9 +99,8 @@ def main() -> None:
             outcome = game.state.result
             if outcome is not None and outcome.discarder is not None:
                 threw[outcome.discarder] += 1
-            for payout in payouts(game.state):
-                chips[payout.payer] -= payout.amount
-                chips[payout.payee] += payout.amount
+            for seat, net in enumerate(net_chips(game.state)):
+                chips[seat] += net
 
         result = simulate(args.games, args.seed, ["hard", "normal", "normal", "normal"], on_game=tally)
         report("hard vs 3 normal", result, 0)

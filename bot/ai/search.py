@@ -201,18 +201,14 @@ class SearchStrategy(Strategy):
             concealed.remove(kind)
             mine.append(racer(tables.need_by_kind[target], tables.small_by_kind[target], my_exposed, concealed,
                               wild, values[target]))
+        # Who sits where in a play-out: this seat (-1), the n-th opponent in play (n), or a seat out of play (None).
+        in_play = [o.seat for o in others]
+        places = [-1 if s == view.seat else in_play.index(s) if s in in_play else None for s in range(seats)]
         for n, world in enumerate(worlds):
             wall = world[sum(sizes):sum(sizes) + wall_size].tolist()
             for c, kind in enumerate(kinds):
-                table: list[Racer] = []
-                it = iter(opponents[n])
-                for s in range(seats):
-                    if s == view.seat:
-                        table.append(_copy(mine[c]))
-                    elif any(o.seat == s for o in others):
-                        table.append(_copy(next(it)))
-                    else:
-                        table.append(_idle())
+                table = [_copy(mine[c]) if place == -1 else _idle() if place is None else _copy(opponents[n][place])
+                         for place in places]
                 totals[c] += play_out(table, view.seat, (view.seat + 1) % seats, kind, wall, wild,
                                       view.rules.winner_pays_double_rules)
         return [t / len(worlds) for t in totals]

@@ -21,7 +21,7 @@ from bot.ai.selfplay import play_game
 from bot.cli.simulate import game_seed_for
 from bot.engine.card import Card
 from bot.engine.game import Game
-from bot.engine.payouts import payouts
+from bot.engine.payouts import net_chips
 from bot.engine.rules import TableRules
 
 Z95 = 1.959964  # two-sided 95% normal quantile
@@ -75,13 +75,8 @@ def seat_result(game: Game, seat: int) -> SeatResult:
     """``seat``'s chips and part in the ending of a finished game."""
     outcome = game.state.result
     assert outcome is not None
-    chips = 0
-    for payout in payouts(game.state):
-        if payout.payer == seat:
-            chips -= payout.amount
-        if payout.payee == seat:
-            chips += payout.amount
-    return SeatResult(chips, outcome.winner == seat, outcome.discarder == seat, outcome.winner is None)
+    return SeatResult(net_chips(game.state)[seat], outcome.winner == seat, outcome.discarder == seat,
+                      outcome.winner is None)
 
 
 def play_deal(card: Card, rules: TableRules, seed: int, game: int, candidate: str, baseline: str) -> PairedDeal:

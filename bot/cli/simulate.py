@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.ai.selfplay import play_game
 from bot.engine.card import Card
 from bot.engine.game import Game
-from bot.engine.payouts import payouts
+from bot.engine.payouts import net_chips
 from bot.engine.replay import export_replay
 from bot.engine.rules import TableRules, rules_for_card
 from bot.service.cards import load_card
@@ -116,9 +116,8 @@ def _count(result: SimulationResult, game: Game) -> None:
     outcome = game.state.result
     assert outcome is not None
     result.games += 1
-    for payout in payouts(game.state):
-        result.chips_by_seat[payout.payer] -= payout.amount
-        result.chips_by_seat[payout.payee] += payout.amount
+    for seat, chips in enumerate(net_chips(game.state)):
+        result.chips_by_seat[seat] += chips
     if outcome.winner is not None:
         result.mahjong += 1
         result.wins_by_seat[outcome.winner] += 1

@@ -23,6 +23,7 @@ from .ending import kill
 from .events import Event
 from .line import Variant
 from .matching import exposure_group
+from .notation import counts_of
 from .referee import Referee
 from .state import GameState, Phase
 from .tiles import NUM_KINDS
@@ -109,9 +110,7 @@ def alive_after(ref: Referee, seat: int, group: Sequence[int]) -> bool:
     exposures = [*(e.tiles for e in state.seats[seat].exposures), list(group)]
     visible = out_of_reach(state, seat, wild)
     groups = tuple(exposure_group(e, wild) for e in exposures)
-    seen = [0] * NUM_KINDS
-    for tile in [*visible, *(t for e in exposures for t in e)]:
-        seen[tile] += 1
+    seen = counts_of([*visible, *(t for e in exposures for t in e)])
     # Usually one of the first few variants that hold the groups is still possible: try those one by one before
     # searching the whole card (which is what answers when none of them is).
     index = ref.card.index

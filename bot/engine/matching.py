@@ -130,12 +130,7 @@ def may_be_mahjong(card: Card, concealed: Sequence[int], exposures: Sequence[Seq
     variant admits exactly these naturals and holds these exposures. For tiles the engine itself holds, so
     unchecked; the game asks it before every full check of a rack that may call or declare."""
     wild = card.wild
-    naturals = [0] * NUM_KINDS
-    for tile in concealed:
-        naturals[tile] += 1
-    for exposure in exposures:
-        for tile in exposure:
-            naturals[tile] += 1
+    naturals = counts_of([*concealed, *(t for e in exposures for t in e)])
     if wild is not None:
         naturals[wild] = 0
     mask = card.index.candidates(naturals)

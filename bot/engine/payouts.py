@@ -44,3 +44,12 @@ def payouts(state: GameState) -> list[Payout]:
                 reason += ", jokerless"
         transfers.append(Payout(payer, winner, base * factor, f"{result.line}: {reason}"))
     return transfers
+
+
+def net_chips(state: GameState) -> list[int]:
+    """Each seat's net chips from a game's payouts (penalties included): what it received less what it paid."""
+    net = [0] * len(state.seats)
+    for payout in payouts(state):
+        net[payout.payer] -= payout.amount
+        net[payout.payee] += payout.amount
+    return net
