@@ -45,7 +45,6 @@ from bot.engine.actions import (
 from bot.engine.matching import exposure_group
 from bot.engine.notation import counts_of
 from bot.engine.queries import tiles_in_sight
-from bot.engine.rules import TableRules
 from bot.engine.state import Phase
 from bot.engine.tiles import NUM_KINDS, Tile
 from bot.engine.views import SeatView
@@ -88,13 +87,6 @@ LEVEL_SETTINGS = {
 # Rules under which hard plays with normal's settings: hard's were tuned on the practice card and NMJL rules, and
 # measured weaker than normal under the 1946 rules (docs/computer-players.md, "The 1946 rules").
 NORMAL_HARD_PRESETS = frozenset({"nmjl-1946"})
-
-def settings_for(level: str, rules: TableRules) -> Settings:
-    """The settings ``level`` plays with at a table with these rules."""
-    if level == "hard" and rules.preset in NORMAL_HARD_PRESETS:
-        return LEVEL_SETTINGS["normal"]
-    return LEVEL_SETTINGS[level]
-
 
 # How likely an opponent is to be one tile from Mah Jongg, by how many groups she has exposed (late in the
 # wall). Rough figures: a seat with three exposures usually has only a pair or a single left to make.
@@ -207,7 +199,8 @@ class Strategy:
     # -- decisions ---------------------------------------------------------------------------------------
     def decide(self, view: SeatView) -> Action:
         """One of the seat's legal actions: Mah Jongg whenever offered, else by the phase."""
-        self.settings = settings_for(self.level, view.rules)
+        if self.level == "hard" and view.rules.preset in NORMAL_HARD_PRESETS:
+            self.settings = LEVEL_SETTINGS["normal"]
         legal = view.legal
         for action in legal:
             if isinstance(action, DeclareMahJongg) or (isinstance(action, Call) and action.mahjong):
