@@ -1,4 +1,4 @@
-"""The Discord bot under load, over the offline Discord of the tests (tests/e2e/discord_double).
+"""The Discord bot under load, over the offline Discord of the tests (tests/support/discord_double).
 
     python benchmarks/bench_discord.py [--tables 100] [--think 2] [--arrive 30] [--refresh 1.0] [--validate]
 
@@ -39,10 +39,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT)]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
 
-from discord_double import DiscordDouble, Double, World, load_validator, spec_path  # noqa: E402
-from game_driver import Driver, Person, make_bot  # noqa: E402
+from support.discord_double import DiscordDouble, Double, World, load_validator, spec_path  # noqa: E402
+from support.game_driver import Driver, Person, make_bot  # noqa: E402
 
 
 def _percentile(values: list[float], share: float) -> float:

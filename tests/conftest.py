@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from service_helpers import open_db  # noqa: F401  (a fixture for every test module)
+from support.service import open_db  # noqa: F401  (a fixture for every test module)
 
 from bot.engine.card import Card
 from bot.service.cards import load_card

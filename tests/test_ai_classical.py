@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_ai import play_checking
-from test_game_helpers import T, Table, t1
+from support.ai_play import play_checking
+from support.game_tables import T, Table, t1
 
 from bot.ai.classical import ClassicalStrategy
 from bot.ai.players import LEVELS

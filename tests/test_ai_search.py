@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from test_ai import play_checking
+from support.ai_play import play_checking
 
 from bot.ai.players import EXPERIMENTAL_LEVELS, LEVELS, make_player
 from bot.ai.search import Racer, SearchSettings, SearchStrategy, play_out, racer

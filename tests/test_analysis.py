@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from _helpers import T, matched_lines
+from support.cards import T, matched_lines
 
 from bot.engine.analysis import analyze
 from bot.engine.cardfile import load_card_text

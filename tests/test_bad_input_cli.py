@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_game_helpers import Table
+from support.game_tables import Table
 
 from bot.cli import main, play
 from bot.cli.demo import Narrator, run_demo

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_game_helpers import T, Table, amounts, only, t1, types
+from support.game_tables import T, Table, amounts, only, t1, types
 
 from bot.engine.actions import Call, DeclareKong, DeclareMahJongg, Discard, Draw, ExchangeJoker, Hold, PassCall
 from bot.engine.legal import legal_actions

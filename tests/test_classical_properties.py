@@ -11,7 +11,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_game_helpers import set_counter, tiles_of
+from support.game_tables import set_counter, tiles_of
 
 from bot.engine.actions import (
     TABLE,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import discord
-from service_helpers import PEOPLE, human_table
+from support.service import PEOPLE, human_table
 
 from bot.ai.selfplay import computer_move
 from bot.engine.state import Phase

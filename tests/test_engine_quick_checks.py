@@ -3,10 +3,10 @@ check accepts (M2), and the quick liveness answer for a call equals the whole-ca
 
 from __future__ import annotations
 
-from _helpers import flat, layout
 from hypothesis import given
 from hypothesis import strategies as st
-from test_properties import SETTINGS, mutate, variants
+from support.cards import flat, layout
+from support.properties import SETTINGS, mutate, variants
 
 from bot.ai.selfplay import computer_move
 from bot.cli.simulate import game_seed_for

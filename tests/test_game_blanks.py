@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from test_game_helpers import T, Table, only, t1
+from support.game_tables import T, Table, only, t1
 
 from bot.engine.actions import DeclareMahJongg, ExchangeJoker, SwapBlank
 from bot.engine.game import Game

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_game_helpers import CARD_1946, PRACTICE, T, Table, set_counter, tiles_of, types
+from support.game_tables import CARD_1946, PRACTICE, T, Table, set_counter, tiles_of, types
 
 from bot.engine import charleston as ch
 from bot.engine.actions import CharlestonPass, CharlestonVote, CourtesyOffer, DeclareMahJongg, Discard, Draw

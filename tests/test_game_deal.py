@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from test_game_helpers import (
+from support.game_tables import (
     CARD_1946,
     KEEP_ALIVE,
     KEEP_ALIVE_1946,

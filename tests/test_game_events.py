@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from test_game_helpers import CARD_1946, PRACTICE
+from support.game_tables import CARD_1946, PRACTICE
 
 from bot.ai.selfplay import play_game
 from bot.engine.events import ENGINE_KINDS, Event, EventKind

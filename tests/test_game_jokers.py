@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_game_helpers import T, Table, amounts, only, t1
+from support.game_tables import T, Table, amounts, only, t1
 
 from bot.engine.actions import Call, DeclareMahJongg, ExchangeJoker
 from bot.engine.legal import legal_actions

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_game_helpers import KEEP_ALIVE, T, Table, amounts, only, play_to_wall_game, t1, types
+from support.game_tables import KEEP_ALIVE, T, Table, amounts, only, play_to_wall_game, t1, types
 
 from bot.engine.actions import Call, DeclareMahJongg, Discard, Draw, ExchangeJoker, Hold, PassCall
 from bot.engine.legal import legal_actions

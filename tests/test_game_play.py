@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_game_helpers import T, Table, amounts, only, t1, types
+from support.game_tables import T, Table, amounts, only, t1, types
 
 from bot.engine.actions import (
     TABLE,

@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from test_game_helpers import CARD_1946, PRACTICE, set_counter, tiles_of
+from support.game_tables import CARD_1946, PRACTICE, set_counter, tiles_of
 
 from bot.engine.actions import (
     TABLE,
@@ -448,7 +448,7 @@ def test_apply_accepts_exactly_the_legal_actions(name: str) -> None:
 
 def test_views_never_show_another_seats_concealed_tiles() -> None:
     """Two tables identical but for one tile of West's rack: every other seat, and the public, see the same."""
-    from test_game_helpers import Table
+    from support.game_tables import Table
 
     first = Table({2: "5D 6D"}, wall="7D")
     second = Table({2: "5D 7D"}, wall="6D")

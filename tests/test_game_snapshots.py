@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_game_helpers import CARD_1946, PRACTICE
+from support.game_tables import CARD_1946, PRACTICE
 
 from bot.engine.actions import action_from_json
 from bot.engine.game import Game

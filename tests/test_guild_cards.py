@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from service_helpers import OpenDb
+from support.service import OpenDb
 
 from bot.engine.rules import table_rules
 from bot.service.cards import UnknownCard, card_label, imported_id, load_card

@@ -147,3 +147,24 @@ def _undocumented(path: Path) -> list[str]:
 
 def test_every_public_function_and_class_has_a_docstring() -> None:
     assert [line for path in MODULES.values() for line in _undocumented(path)] == []
+
+
+def test_no_test_module_imports_another_and_helpers_live_in_support() -> None:
+    """What tests share is in tests/support; a test module importing another runs that module's tests' setup twice
+    and hides where a helper lives."""
+    tests = ROOT / "tests"
+    names = {p.stem for p in tests.rglob("test_*.py")}
+    wrong: list[str] = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                imported = {node.module.split(".")[0]}
+            elif isinstance(node, ast.Import):
+                imported = {alias.name.split(".")[0] for alias in node.names}
+            else:
+                continue
+            wrong += [f"{path.relative_to(ROOT)} imports {m}" for m in sorted(imported & names)]
+    strays = sorted(str(p.relative_to(ROOT)) for p in tests.rglob("*.py")
+                    if not p.name.startswith("test_") and p.name != "conftest.py"
+                    and "support" not in p.relative_to(tests).parts)
+    assert wrong == [] and strays == []

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from service_helpers import OpenDb
+from support.service import OpenDb
 
 from bot.store import leagues as store
 from bot.store import ledger

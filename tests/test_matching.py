@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from _helpers import T, flat, foreign_tile, layout, matched_lines
+from support.cards import T, flat, foreign_tile, layout, matched_lines
 
 from bot.engine.errors import TileError
 from bot.engine.matching import check, exposure_verdict

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from test_game_helpers import T, Table, amounts, only, types
+from support.game_tables import T, Table, amounts, only, types
 
 from bot.engine.actions import Call, Draw, ExchangeJoker, PassCall
 from bot.engine.deal import next_east

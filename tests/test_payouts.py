@@ -8,7 +8,7 @@ self-pick 100 each; Singles & Pairs (no jokers) discard 2V / V / V, never the jo
 from __future__ import annotations
 
 import pytest
-from test_game_helpers import KEEP_ALIVE_1946, Table, amounts, play_to_wall_game
+from support.game_tables import KEEP_ALIVE_1946, Table, amounts, play_to_wall_game
 
 from bot.engine.actions import ExchangeJoker
 from bot.engine.payouts import payouts

@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 
 import pytest
-from _helpers import StandingsRow as Row
 from PIL import Image, ImageChops, ImageStat
+from support.cards import StandingsRow as Row
 
 from bot.engine.card import Card
 from bot.engine.cardfile import load_card_text

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from _helpers import StandingsRow as Row
 from PIL import Image, ImageChops
+from support.cards import StandingsRow as Row
 
 from bot.engine.card import Card
 from bot.engine.notation import parse_groups, parse_tiles

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_game_helpers import PRACTICE, Table
+from support.game_tables import PRACTICE, Table
 
 from bot.cli import main
 from bot.engine.actions import CharlestonPass, CharlestonVote, CourtesyOffer
@@ -98,7 +98,7 @@ def test_replay_of_an_unfinished_game_and_stop_at() -> None:
 
 
 def test_replay_of_the_1946_game() -> None:
-    from test_game_helpers import CARD_1946
+    from support.game_tables import CARD_1946
 
     game, _ = Game.new(CARD_1946, table_rules("nmjl-1946"), 5)
     rng = random.Random(5)
@@ -218,7 +218,7 @@ def test_cli_replay_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_cli_replay_of_a_wall_game_says_no_payments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from test_game_helpers import KEEP_ALIVE, play_to_wall_game
+    from support.game_tables import KEEP_ALIVE, play_to_wall_game
 
     table = Table(KEEP_ALIVE)
     play_to_wall_game(table)

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from service_helpers import ALICE, BOB, OpenDb, human_table
+from support.service import ALICE, BOB, OpenDb, human_table
 
 from bot.engine.actions import CharlestonPass, Discard, PassCall
 from bot.engine.rules import table_rules

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from service_helpers import ALICE, BOB, human_table, move_people
+from support.service import ALICE, BOB, human_table, move_people
 
 from bot.engine.rules import table_rules
 from bot.engine.state import Phase

@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from service_helpers import ALICE, BOB, CAROL, DAN, PEOPLE, OpenDb, human_table, move_people
+from support.service import ALICE, BOB, CAROL, DAN, PEOPLE, OpenDb, human_table, move_people
 
 from bot.engine.state import Phase
 from bot.engine.tiles import code

@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from service_helpers import ALICE, PEOPLE, human_table, move_people
+from support.service import ALICE, PEOPLE, human_table, move_people
 
 from bot.engine.events import Event
 from bot.engine.rules import table_rules

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from service_helpers import OpenDb
-from test_leagues import GUILD, game_at
+from support.leagues import GUILD, game_at
+from support.service import OpenDb
 
 from bot.service.clock import ManualClock
 from bot.service.leagues import LeagueService

@@ -36,7 +36,7 @@ CHARLESTON_PHASES = (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY)
 ALL_AT_ONCE = (*CHARLESTON_PHASES, Phase.CALL_WINDOW)  # decisions every awaited computer answers together
 
 
-class Referee:
+class GamePlay:
     """Applying actions and keeping time at the service's tables."""
 
     db: Database

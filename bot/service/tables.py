@@ -42,13 +42,13 @@ from .hints import Hint, hints_for
 from .hub import Hub, SeatListener, TableListener
 from .keys import parse_action_key
 from .live import LiveTable
-from .play import Referee, snapshot
+from .play import GamePlay, snapshot
 from .updates import SeatUpdate, TableOptions, TableUpdate, TableView
 
 MAX_COMPUTER_DELAY = 5.0
 
 
-class TableService(Referee):
+class TableService(GamePlay):
     """Every open table of one bot process, and the clock that moves them on."""
 
     def __init__(self, db: Database, *, clock: Clock | None = None, cards: Callable[[str], Card] = load_card,

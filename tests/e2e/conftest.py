@@ -1,12 +1,12 @@
-"""Fixtures for end-to-end tests against the offline Discord (tests/e2e/discord_double)."""
+"""Fixtures for end-to-end tests against the offline Discord (tests/support/discord_double)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
 import pytest
-from discord_double import DiscordDouble, Double, World, load_validator, spec_path
-from discord_double.spec import SpecValidator
+from support.discord_double import DiscordDouble, Double, World, load_validator, spec_path
+from support.discord_double.spec import SpecValidator
 
 
 @pytest.fixture(scope="session")

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from discord_double import Double
-from game_driver import Driver, Person, greedy, make_bot
-from test_game import finish, lobby, open_table, seat_everyone
+from support.discord_double import Double
+from support.e2e_tables import finish, lobby, open_table, seat_everyone
+from support.game_driver import Driver, Person, greedy, make_bot
 
 
 async def test_CL_a_classical_table_plays_to_the_end(discord_double: Double, tmp_path: Path) -> None:

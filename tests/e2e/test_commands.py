@@ -8,11 +8,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_double import Double, Player
-from game_driver import make_bot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_game import open_table, seat_everyone
+from support.discord_double import Double, Player
+from support.e2e_tables import open_table, seat_everyone
+from support.game_driver import make_bot
 
 from bot.ai.selfplay import computer_move
 from bot.engine.actions import (

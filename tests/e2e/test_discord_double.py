@@ -1,4 +1,4 @@
-"""The offline Discord proven with the real discord.py: a small bot (tests/e2e/doublebot.py) against it."""
+"""The offline Discord proven with the real discord.py: a small bot (tests/support/doublebot.py) against it."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from typing import Any
 
 import discord
 import pytest
-from discord_double import Double, PlayerError, SpecMissing, discord_pointed_at, load_validator
-from discord_double.spec import SpecValidator
-from doublebot import TILES, DoubleTestBot
 from PIL import Image
+from support.discord_double import Double, PlayerError, SpecMissing, discord_pointed_at, load_validator
+from support.discord_double.spec import SpecValidator
+from support.doublebot import TILES, DoubleTestBot
 
 MESSAGES = "POST /channels/{channel_id}/messages"
 
@@ -313,7 +313,7 @@ def test_missing_spec_is_reported_clearly(tmp_path: Path) -> None:
 
 
 async def test_bot_in_a_subprocess_survives_sigkill_and_restart(discord_double: Double) -> None:
-    script = Path(__file__).with_name("bot_process.py")
+    script = Path(__file__).parents[1] / "support" / "bot_process.py"
     env = {**os.environ, **discord_double.env(), "CHARLESTON_GUILD": str(discord_double.guild_id)}
     gateway, alice = discord_double.gateway, discord_double.user("alice")
     for run in (1, 2):

@@ -10,9 +10,9 @@ import io
 from collections import defaultdict
 from pathlib import Path
 
-from discord_double import Double
-from league_helpers import RunningClock, create_league, league_game, make_league_bot, said
 from PIL import Image
+from support.discord_double import Double
+from support.league_bots import RunningClock, create_league, league_game, make_league_bot, said
 
 from bot.store import ledger
 from bot.store.db import Database

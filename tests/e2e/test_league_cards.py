@@ -9,30 +9,10 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from discord_double import Double
-from league_helpers import RunningClock, make_league_bot, said
 from PIL import Image
-
-GOOD = b"""# An invented card for tests (not any published card).
-[card]
-id = "garden"
-name = "Garden Club card"
-year = 2026
-
-[[hand]]
-id = "g-1"
-section = "Garden"
-pattern = "FFFF 1111a 2222a 33a"
-exposed = true
-value = 25
-
-[[hand]]
-id = "g-2"
-section = "Garden"
-pattern = "NNN EEE WWW SSSS F"
-exposed = false
-value = 30
-"""
+from support.discord_double import Double
+from support.league_bots import RunningClock, make_league_bot, said
+from support.league_cards import GOOD
 
 MALFORMED = b"""[card]
 id = "weeds"

@@ -7,9 +7,9 @@ import csv
 import io
 from pathlib import Path
 
-from discord_double import Double
-from league_helpers import RunningClock, create_league, league_game, make_league_bot, said
-from test_league_cards import GOOD
+from support.discord_double import Double
+from support.league_bots import RunningClock, create_league, league_game, make_league_bot, said
+from support.league_cards import GOOD
 
 OTHER_GOOD = GOOD.replace(b"Garden Club card", b"Allotment card").replace(b"value = 30", b"value = 35")
 

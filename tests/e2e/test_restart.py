@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from discord_double import Double, Player
-from discord_double.models import Message
-from test_bot_runtime import kill_bot, start_bot, stop_bot
+from support.bot_runs import kill_bot, start_bot, stop_bot
+from support.discord_double import Double, Player
+from support.discord_double.models import Message
 
 from bot.store import ledger
 from bot.store.db import Database

@@ -8,18 +8,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import aiosqlite
-from discord_double import Double, Player
-from discord_double.models import Channel, Message
-from league_helpers import RunningClock, create_league, league_game, make_league_bot, past_the_week_end, said
+from support.discord_double import Double, Player
+from support.discord_double.models import Channel
+from support.league_bots import (
+    RunningClock,
+    create_league,
+    league_game,
+    make_league_bot,
+    past_the_week_end,
+    said,
+    standings_posts,
+)
 
 from bot.service.weekly import FIRST_RETRY
 from cogs.app import CharlestonBot
-
-
-def standings_posts(channel: Channel) -> list[Message]:
-    """The weekly standings the bot posted in a channel."""
-    return [m for m in channel.live_messages if m.visible_to is None
-            and any(a.filename.startswith("standings-") for a in m.attachments)]
 
 
 async def poster_pass(double: Double, bot: CharlestonBot) -> None:

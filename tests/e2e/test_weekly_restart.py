@@ -1,6 +1,6 @@
 """The bot killed outright (SIGKILL) and started again across a league's week boundary posts the finished week
 once: not zero times (it was down when the week ended), not twice (killed again just after posting, and started
-again). The bot runs as a separate process with a clock the test sets (tests/e2e/league_bot_process.py)."""
+again). The bot runs as a separate process with a clock the test sets (tests/support/league_bot_process.py)."""
 
 from __future__ import annotations
 
@@ -10,20 +10,19 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from discord_double import Double
-from league_helpers import create_league, past_the_week_end, said
-from test_bot_runtime import bot_env
-from test_weekly_post import standings_posts
+from support.bot_runs import bot_env
+from support.discord_double import Double
+from support.league_bots import create_league, past_the_week_end, said, standings_posts
 
 from bot.store.db import Database
 
-HERE = Path(__file__).resolve().parent
+PROCESS = Path(__file__).resolve().parents[1] / "support" / "league_bot_process.py"
 
 
 async def _start(double: Double, db: Path, clock: Path, run: int) -> asyncio.subprocess.Process:
     log = (db.parent / f"run-{run}.log").open("wb")  # a file, not a pipe nobody reads while it runs
     process = await asyncio.create_subprocess_exec(
-        sys.executable, str(HERE / "league_bot_process.py"), env=bot_env(double, db, CHARLESTON_TEST_CLOCK=str(clock)),
+        sys.executable, str(PROCESS), env=bot_env(double, db, CHARLESTON_TEST_CLOCK=str(clock)),
         cwd=str(db.parent), stdout=log, stderr=log)
     log.close()
     try:

@@ -11,13 +11,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from discord_double import Double, Player
-from discord_double.models import Message
-
 from bot.engine.state import Phase
 from bot.service.clock import ManualClock
 from bot.settings import Settings
 from cogs.app import CharlestonBot
+from support.discord_double import Double, Player
+from support.discord_double.models import Channel, Message
 
 
 class RunningClock(ManualClock):
@@ -95,3 +94,11 @@ async def league_game(double: Double, bot: CharlestonBot, player: Player, level:
     await double.wait_for(settled, 10, f"the game at table {table_id} to end")
     await bot.service.drain()
     return table_id
+
+
+def standings_posts(channel: Channel) -> list[Message]:
+    """The weekly standings the bot posted in a channel."""
+    return [m for m in channel.live_messages if m.visible_to is None
+            and any(a.filename.startswith("standings-") for a in m.attachments)]
+
+

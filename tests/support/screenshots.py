@@ -1,7 +1,7 @@
 """Pictures of a game in Discord for the README: a table's thread and a player's DM, as the offline Discord holds
 them after a real (seeded) game played by the bot, drawn the way Discord's dark theme shows them.
 
-    python tests/e2e/screenshots.py [OUT_DIR]        (default docs/images; needs the OpenAPI spec, see
+    python tests/support/screenshots.py [OUT_DIR]        (default docs/images; needs the OpenAPI spec, see
                                                       docs/testing-discord.md)
 
 These are drawings of the messages the bot sent (their text, their images, their buttons), not screen captures
@@ -22,13 +22,12 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT)]
-
-from discord_double import DiscordDouble, Double, World, load_validator, spec_path  # noqa: E402
-from discord_double.models import Message  # noqa: E402
-from game_driver import Driver, Person, make_bot  # noqa: E402
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
 
 from renderers import fonts  # noqa: E402
+from support.discord_double import DiscordDouble, Double, World, load_validator, spec_path  # noqa: E402
+from support.discord_double.models import Message  # noqa: E402
+from support.game_driver import Driver, Person, make_bot  # noqa: E402
 
 WIDTH = 560
 BACKGROUND, TEXT, MUTED, QUOTE = (49, 51, 56), (219, 222, 225), (148, 155, 164), (78, 80, 88)

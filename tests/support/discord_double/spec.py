@@ -18,7 +18,7 @@ from referencing.jsonschema import DRAFT202012
 
 SPEC_ENV = "CHARLESTON_DISCORD_SPEC"
 SPEC_URI = "urn:discord-openapi"
-# Repository root is three levels above this package (tests/e2e/discord_double).
+# Repository root is three levels above this package (tests/support/discord_double).
 DEFAULT_SPEC = Path(__file__).resolve().parents[3].parent / "shared" / "discord-openapi.json"
 
 # Discord's error codes for the JSON-schema keywords that can fail.

@@ -10,9 +10,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from discord_double import Double, Player
-from discord_double.models import Channel, Message
-
 from bot.ai.selfplay import computer_move
 from bot.engine.actions import Action, Call, CharlestonPass, CourtesyOffer, ExchangeJoker, Hold, PassCall
 from bot.engine.tiles import code
@@ -20,6 +17,8 @@ from bot.service.clock import ManualClock
 from bot.service.keys import action_key
 from bot.settings import Settings
 from cogs.app import CharlestonBot
+from support.discord_double import Double, Player
+from support.discord_double.models import Channel, Message
 
 Policy = Callable[[object, int], Action]
 
