@@ -21,7 +21,9 @@ from bot.settings import Settings
 
 from .components import DYNAMIC_ITEMS
 from .controls import Controls
+from .door import Backoff, Door
 from .drawing import Drawing
+from .keeper import Keeper
 from .poster import WeeklyPoster
 from .presenter import Presenter
 from .replies import report_error
@@ -34,7 +36,8 @@ EXTENSIONS = ("cogs.general", "cogs.tables", "cogs.play", "cogs.league", "cogs.c
 class CharlestonTree(app_commands.CommandTree["CharlestonBot"]):
     """The command tree, with the cogs' one error path."""
 
-    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    async def on_error(self, interaction: discord.Interaction[CharlestonBot],
+                       error: app_commands.AppCommandError) -> None:
         """Answer the user and log what they can't see."""
         await report_error(interaction, error)
 
@@ -43,7 +46,8 @@ class CharlestonBot(commands.Bot):
     """The bot process: opens the database, restores the tables, loads the cogs and runs the tables' clock."""
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, computer_delay: float = 1.5,
-                 extensions: tuple[str, ...] = EXTENSIONS, seeds: Iterator[int] | None = None) -> None:
+                 extensions: tuple[str, ...] = EXTENSIONS, seeds: Iterator[int] | None = None,
+                 backoff: Backoff | None = None, request_timeout: float = 15.0) -> None:
         point_discord_at(settings.api_base, settings.gateway_url)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          tree_cls=CharlestonTree, help_command=None,
@@ -59,7 +63,9 @@ class CharlestonBot(commands.Bot):
         self._stop_clock = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
         self.drawing = Drawing(settings.render_workers)
+        self.door = Door(self, timeout=request_timeout, backoff=backoff)  # every Discord call that may fail
         self.presenter = Presenter(self, settings.refresh_seconds)
+        self.keeper = Keeper(self)
         self.controls = Controls(self)
 
     @property
@@ -95,6 +101,7 @@ class CharlestonBot(commands.Bot):
                  len(service.tables), imported)
         for extension in self._extensions:
             await self.load_extension(extension)
+        await self.add_cog(self.keeper)  # listens for deleted threads and messages, and permissions coming back
         self.add_dynamic_items(*DYNAMIC_ITEMS)  # every button drawn before a restart works after it
         self.presenter.start()
         await self.presenter.refresh_all()

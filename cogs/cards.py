@@ -8,7 +8,6 @@ import asyncio
 import io
 from typing import TYPE_CHECKING
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -17,11 +16,14 @@ from bot.service.errors import ErrorKind, TableError
 from bot.service.guild_cards import MAX_CARD_BYTES, CardProblems
 from renderers import render_card
 
+from .door import DiscordFailure
 from .league import guild_of, require_manager, the_bot
 from .replies import defer, reply
 
 if TYPE_CHECKING:
     from .app import CharlestonBot
+
+    Interaction = discord.Interaction[CharlestonBot]
 
 Choices = list[app_commands.Choice[str]]
 MESSAGE_LIMIT = 2000
@@ -41,7 +43,7 @@ def problems_text(error: CardProblems) -> str:
     return "\n".join(lines)
 
 
-async def card_names(interaction: discord.Interaction, typed: str) -> Choices:
+async def card_names(interaction: Interaction, typed: str) -> Choices:
     """Suggestions: shipped cards and this server's imported ones."""
     names = the_bot(interaction).leagues.cards.names(interaction.guild_id) if interaction.guild_id else []
     typed = typed.strip().lower()
@@ -57,7 +59,7 @@ class Cards(commands.GroupCog, group_name="card", group_description="The cards t
         super().__init__()
 
     @app_commands.command(name="list", description="The cards this server can play")
-    async def list_(self, interaction: discord.Interaction) -> None:
+    async def list_(self, interaction: Interaction) -> None:
         """List the cards."""
         infos = await self.bot.leagues.cards.infos(guild_of(interaction))
         lines = ["Cards for `/table new card:`"]
@@ -70,7 +72,7 @@ class Cards(commands.GroupCog, group_name="card", group_description="The cards t
     @app_commands.command(name="show", description="A card's sheet, every line as printed")
     @app_commands.describe(name="the card", section="one section only (easier to read on a phone)")
     @app_commands.autocomplete(name=card_names)
-    async def show(self, interaction: discord.Interaction, name: str, section: str | None = None) -> None:
+    async def show(self, interaction: Interaction, name: str, section: str | None = None) -> None:
         """Show a card sheet."""
         card = self.bot.leagues.cards.card(guild_of(interaction), name)
         if section is not None and section.strip().lower() not in [s.lower() for s in card.sections]:
@@ -84,7 +86,7 @@ class Cards(commands.GroupCog, group_name="card", group_description="The cards t
                     f" {len(card.lines)} lines, {card.ruleset} rules.", file=file)
 
     @show.autocomplete("section")
-    async def _sections(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _sections(self, interaction: Interaction, typed: str) -> Choices:
         try:
             card = self.bot.leagues.cards.card(interaction.guild_id or 0, interaction.namespace.name or "")
         except TableError:
@@ -106,7 +108,7 @@ class CardAdmin(commands.GroupCog, group_name="card-admin",
     @app_commands.command(name="import", description="Import a card file (TOML, see docs/card-format.md)")
     @app_commands.describe(file="the card file, at most 256 KB of UTF-8 text",
                            name="its name here: letters, digits, - and _ (e.g. spring-2026)")
-    async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
+    async def import_(self, interaction: Interaction, file: discord.Attachment,
                       name: app_commands.Range[str, 1, 32]) -> None:
         """Import a card."""
         guild_id = await require_manager(self.bot, interaction)
@@ -115,8 +117,8 @@ class CardAdmin(commands.GroupCog, group_name="card-admin",
                              f"at most {MAX_CARD_BYTES:,} (a printed card takes about 10,000). Nothing was imported.")
         await defer(interaction, thinking=True)
         try:
-            data = await file.read()
-        except (discord.HTTPException, aiohttp.ClientError, OSError):
+            data = await self.bot.door.call(file.read, "download a card file")
+        except DiscordFailure:
             raise TableError(ErrorKind.BAD_INPUT, "I couldn't download the file from Discord: try again in a moment."
                              ) from None
         try:
@@ -132,7 +134,7 @@ class CardAdmin(commands.GroupCog, group_name="card-admin",
     @app_commands.command(name="default", description="The card /table new uses when none is named")
     @app_commands.describe(name="the card")
     @app_commands.autocomplete(name=card_names)
-    async def default(self, interaction: discord.Interaction, name: str) -> None:
+    async def default(self, interaction: Interaction, name: str) -> None:
         """Set the default card."""
         guild_id = await require_manager(self.bot, interaction)
         card = await self.bot.leagues.cards.set_default(guild_id, name, self.bot.leagues.now_iso())

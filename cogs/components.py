@@ -8,25 +8,36 @@ answered there.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.engine.state import Phase
-from bot.engine.tiles import code, name
+from bot.engine.tiles import name
+from bot.service import keys
 from bot.service.choices import Choice, SeatChoices, TilePick
-from bot.service.updates import SeatUpdate, TableUpdate
+from bot.service.updates import SeatUpdate, TablePhase, TableUpdate
 
 from . import ids
+from .ids import HELPERS, Helper
+
+if TYPE_CHECKING:
+    from .app import CharlestonBot
+    from .controls import Controls
+
+    Interaction = discord.Interaction[CharlestonBot]
 
 PER_ROW = 5
+Item = discord.ui.Item[discord.ui.View]
+# discord.py types a component's callback for any client (``Interaction[ClientT]``); ours are only ever called by
+# the Charleston bot, so they take ``Interaction[CharlestonBot]`` (hence the ``type: ignore[override]``s).
 
 
-def _controls(interaction: discord.Interaction) -> Any:
-    return interaction.client.controls  # type: ignore[attr-defined]
+def _controls(interaction: Interaction) -> Controls:
+    return interaction.client.controls
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.ACT):
+class ActButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=ids.ACT):
     """Makes one move (an action key) while its decision is open."""
 
     def __init__(self, table: int, token: str, key: str, *, label: str = "Go",
@@ -36,18 +47,18 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.ACT
         self.table, self.token, self.key = table, token, key
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: Interaction, item: Item,  # type: ignore[override]
                              match: re.Match[str], /) -> ActButton:
         """Rebuild the button from its custom_id."""
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["table"]), match["token"], match["key"], label=item.label or "Go", style=item.style)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         """Make the move."""
         await _controls(interaction).act(interaction, self.table, self.token, self.key)
 
 
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.SELECT):
+class ActSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=ids.SELECT):
     """Picks one move among several (each option's value is an action key)."""
 
     def __init__(self, table: int, token: str, n: int, options: list[discord.SelectOption] | None = None, *,
@@ -57,18 +68,18 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.SEL
         self.table, self.token = table, token
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: Interaction, item: Item,  # type: ignore[override]
                              match: re.Match[str], /) -> ActSelect:
         """Rebuild the select from its custom_id."""
         assert isinstance(item, discord.ui.Select)
         return cls(int(match["table"]), match["token"], int(match["n"]), list(item.options))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         """Make the chosen move."""
         await _controls(interaction).act(interaction, self.table, self.token, self.item.values[0])
 
 
-class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.PICK):
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=ids.PICK):
     """Picks tiles from the rack: a Charleston pass (mode ``c``: exactly 3; ``b``: fewer go blind) or a courtesy
     offer (``k``)."""
 
@@ -79,19 +90,19 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.PI
         self.table, self.token, self.mode = table, token, mode
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: Interaction, item: Item,  # type: ignore[override]
                              match: re.Match[str], /) -> PickSelect:
         """Rebuild the select from its custom_id."""
         assert isinstance(item, discord.ui.Select)
         return cls(int(match["table"]), match["token"], match["mode"], list(item.options),
                    min_values=item.min_values, max_values=item.max_values)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         """Pass (or offer) the picked tiles."""
         await _controls(interaction).pick(interaction, self.table, self.token, self.mode, list(self.item.values))
 
 
-class CallButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.CALL):
+class CallButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=ids.CALL):
     """"Call" under a discard: answers with the exposures the presser can make."""
 
     def __init__(self, table: int, token: str) -> None:
@@ -100,38 +111,39 @@ class CallButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.CA
         self.table, self.token = table, token
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: Interaction, item: Item,  # type: ignore[override]
                              match: re.Match[str], /) -> CallButton:
         """Rebuild the button from its custom_id."""
         return cls(int(match["table"]), match["token"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         """Show the presser's call options."""
         await _controls(interaction).call_options(interaction, self.table, self.token)
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.TABLE):
-    """The lobby's buttons, and the private helpers (my rack, hint, jokers, blanks, I'm back)."""
+class HelperButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=ids.TABLE):
+    """A helper (:class:`cogs.ids.Helper`): the lobby's buttons, and the private helpers (my rack, hint, jokers,
+    blanks, I'm back)."""
 
-    def __init__(self, table: int, what: str, *, label: str = "", style: discord.ButtonStyle =
-                 discord.ButtonStyle.secondary, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or what, style=style, custom_id=ids.table_id(table, what),
-                                           row=row))
-        self.table, self.what = table, what
+    def __init__(self, table: int, helper: Helper, *, label: str | None = None, row: int | None = None) -> None:
+        look = HELPERS[helper]
+        super().__init__(discord.ui.Button(label=label or look.label, style=look.style,
+                                           custom_id=ids.helper_id(table, helper), row=row))
+        self.table, self.helper = table, helper
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> TableButton:
+    async def from_custom_id(cls, interaction: Interaction, item: Item,  # type: ignore[override]
+                             match: re.Match[str], /) -> HelperButton:
         """Rebuild the button from its custom_id."""
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["table"]), match["what"], label=item.label or "", style=item.style)
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["table"]), Helper(match["what"]), label=label)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         """Do the lobby step or show the helper."""
-        await _controls(interaction).table_button(interaction, self.table, self.what)
+        await _controls(interaction).helper(interaction, self.table, self.helper)
 
 
-DYNAMIC_ITEMS = (ActButton, ActSelect, PickSelect, CallButton, TableButton)
+DYNAMIC_ITEMS = (ActButton, ActSelect, PickSelect, CallButton, HelperButton)
 
 
 def table_view(update: TableUpdate) -> discord.ui.View | None:
@@ -140,24 +152,24 @@ def table_view(update: TableUpdate) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     table = update.table_id
     game = update.view.game
-    if update.view.status == "closed":
+    if update.view.closed:
         return None
     if game is None or game.phase == Phase.FINISHED:
-        again = "Deal again" if game is not None else "Start"
-        view.add_item(TableButton(table, "join", label="Join", style=discord.ButtonStyle.success))
-        view.add_item(TableButton(table, "computer", label="Add computer"))
-        view.add_item(TableButton(table, "start", label=again, style=discord.ButtonStyle.primary))
-        view.add_item(TableButton(table, "leave", label="Leave", style=discord.ButtonStyle.danger))
+        view.add_item(HelperButton(table, Helper.JOIN))
+        view.add_item(HelperButton(table, Helper.COMPUTER))
+        view.add_item(HelperButton(table, Helper.START, label="Deal again" if game is not None else None))
+        view.add_item(HelperButton(table, Helper.LEAVE))
         return view
     if update.claimable is not None:  # a discard may be called (under the 1946 rules, until the next one)
         window = update.claimable[0]
         view.add_item(CallButton(table, window))
-        view.add_item(ActButton(table, window, "cm", label="Mah Jongg!", style=discord.ButtonStyle.success, row=0))
+        view.add_item(ActButton(table, window, keys.CALL_MAHJONG, label="Mah Jongg!",
+                                style=discord.ButtonStyle.success, row=0))
         if game.phase == Phase.CALL_WINDOW:
-            view.add_item(ActButton(table, window, "p", label="Pass", row=0))
-            view.add_item(ActButton(table, window, "h", label="Wait", row=0))
-    view.add_item(TableButton(table, "rack", label="My rack", row=1))
-    view.add_item(TableButton(table, "hint", label="Hint", row=1))
+            view.add_item(ActButton(table, window, keys.PASS, label="Pass", row=0))
+            view.add_item(ActButton(table, window, keys.HOLD, label="Wait", row=0))
+    view.add_item(HelperButton(table, Helper.RACK, row=1))
+    view.add_item(HelperButton(table, Helper.HINT, row=1))
     return view
 
 
@@ -165,8 +177,10 @@ def seat_view(update: SeatUpdate) -> discord.ui.View | None:
     """One player's components: exactly what they may do now."""
     table, choices, token = update.table.table_id, update.choices, update.table.token
     view = discord.ui.View(timeout=None)
+    if update.table.view.closed:
+        return None
     if update.table.view.seats[update.seat].away:
-        view.add_item(TableButton(table, "back", label="I'm back", style=discord.ButtonStyle.success))
+        view.add_item(HelperButton(table, Helper.BACK))
         return view
     if token is None or (choices.empty and choices.pick is None):
         return None
@@ -178,7 +192,7 @@ def seat_view(update: SeatUpdate) -> discord.ui.View | None:
             view.add_item(ActButton(table, token, choice.key, label=choice.label))
     elif (choices.calls or choices.call_mahjong) and claimable is not None:
         _calls(view, table, claimable[0], choices)
-    elif update.table.phase == Phase.CALL_WINDOW.value:
+    elif update.table.phase is TablePhase.CALL_WINDOW:
         return None  # nothing to call: passing is the table message's business
     else:
         _turn(view, table, token, choices, update)
@@ -214,11 +228,11 @@ def _pick(view: discord.ui.View, table: int, token: str, pick: TilePick, choices
                                  max_values=min(3, len(options)),
                                  placeholder="Pick 3 tiles to pass" + (" (fewer: the rest blind)" if blind else "")))
         if blind:
-            view.add_item(ActButton(table, token, "cp..3", label="Pass all 3 blind", row=1))
+            view.add_item(ActButton(table, token, keys.charleston_key((), 3), label="Pass all 3 blind", row=1))
     else:
         view.add_item(PickSelect(table, token, "k", options, min_values=1, max_values=min(3, len(options)),
                                  placeholder="Offer 1 to 3 tiles across"))
-        view.add_item(ActButton(table, token, "co.", label="Offer nothing", row=1))
+        view.add_item(ActButton(table, token, keys.courtesy_key(()), label="Offer nothing", row=1))
     if choices.declare is not None:
         view.add_item(ActButton(table, token, choices.declare.key, label="Mah Jongg!",
                                 style=discord.ButtonStyle.success, row=1))
@@ -227,18 +241,19 @@ def _pick(view: discord.ui.View, table: int, token: str, pick: TilePick, choices
 def _turn(view: discord.ui.View, table: int, token: str, choices: SeatChoices, update: SeatUpdate) -> None:
     drawn = update.view.drawn if update.view is not None else None
     for n, choice in enumerate(choices.discard[: PER_ROW * 3]):
-        style = discord.ButtonStyle.primary if choice.key == f"d.{_code(drawn)}" else discord.ButtonStyle.secondary
+        drawn_key = keys.discard_key(drawn) if drawn is not None else None
+        style = discord.ButtonStyle.primary if choice.key == drawn_key else discord.ButtonStyle.secondary
         view.add_item(ActButton(table, token, choice.key, label=choice.label, style=style, row=n // PER_ROW))
-    extras: list[discord.ui.Item[Any]] = []
+    extras: list[ActButton | HelperButton] = []
     if choices.declare is not None:
         extras.append(ActButton(table, token, choices.declare.key, label="Mah Jongg!",
                                 style=discord.ButtonStyle.success))
     if choices.exchanges:
-        extras.append(TableButton(table, "jokers", label="Exchange a joker"))
+        extras.append(HelperButton(table, Helper.JOKERS))
     if choices.blank_swaps:
-        extras.append(TableButton(table, "blanks", label="Swap a blank"))
+        extras.append(HelperButton(table, Helper.BLANKS))
     extras += [ActButton(table, token, kong.key, label=kong.label) for kong in choices.kongs[:2]]  # classical
-    extras.append(TableButton(table, "hint", label="Hint"))
+    extras.append(HelperButton(table, Helper.HINT))
     for item in extras:
         item.row = 3
         view.add_item(item)
@@ -263,7 +278,3 @@ def choice_selects(table: int, token: str, groups: tuple[tuple[str, tuple[Choice
 
 def _tile_label(tile: int) -> str:
     return name(tile)
-
-
-def _code(tile: int | None) -> str:
-    return code(tile) if tile is not None else ""

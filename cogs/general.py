@@ -13,6 +13,8 @@ from .replies import reply
 if TYPE_CHECKING:
     from .app import CharlestonBot
 
+    Interaction = discord.Interaction[CharlestonBot]
+
 
 class General(commands.Cog):
     """Is the bot there, and how is it."""
@@ -21,7 +23,7 @@ class General(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="ping", description="Is Charleston awake? Shows its response time.")
-    async def ping(self, interaction: discord.Interaction) -> None:
+    async def ping(self, interaction: Interaction) -> None:
         """Answer with the gateway latency and how many tables are open."""
         tables = len(self.bot.service.tables)
         latency = self.bot.latency * 1000

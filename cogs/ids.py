@@ -1,18 +1,61 @@
-"""The custom_id of every component the bot draws: what it is for, which table, which decision, which move.
+"""The custom_id of every component the bot draws: what it is for, which table, which decision, which move; and the
+one registry of the helper buttons.
 
 All state lives in the custom_id (at most 100 characters), so a button drawn before a restart still works after
-it; one :class:`discord.ui.DynamicItem` per kind parses them back (:mod:`cogs.components`).
+it; one :class:`discord.ui.DynamicItem` per kind parses them back (:mod:`cogs.components`). A move's part is an
+action key, built and read only by :mod:`bot.service.keys`.
 
-    ch:a:<table>:<token>:<key>    make the move <key> (bot.service.keys) while decision <token> is open
+    ch:a:<table>:<token>:<key>    make the move <key> while decision <token> is open
     ch:s:<table>:<token>:<n>      a select whose options' values are moves (the blank swaps of one suit)
     ch:p:<table>:<token>:<mode>   the tile pick: a Charleston pass (c: exactly 3; b: fewer go blind), a courtesy
                                   offer (k)
     ch:c:<table>:<token>          "Call": show me the exposures I can make with this discard
-    ch:t:<table>:<what>           the lobby (join, computer, start, leave) and the private helpers (rack, hint,
-                                  jokers, blanks, back), answered for the presser alone
+    ch:t:<table>:<helper>         a helper (:class:`Helper`): the lobby's buttons and the private helpers,
+                                  answered for the presser alone
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import discord
+
+
+class Helper(StrEnum):
+    """The helper buttons: the lobby's, and those that answer the presser alone. Each one's label and style are
+    in :data:`HELPERS`, and :class:`cogs.controls.Controls` has one handler per helper."""
+
+    JOIN = "join"
+    COMPUTER = "computer"
+    START = "start"
+    LEAVE = "leave"
+    RACK = "rack"
+    HINT = "hint"
+    JOKERS = "jokers"
+    BLANKS = "blanks"
+    BACK = "back"
+
+
+@dataclass(frozen=True)
+class HelperLook:
+    """How a helper button looks."""
+
+    label: str
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+
+
+HELPERS: dict[Helper, HelperLook] = {
+    Helper.JOIN: HelperLook("Join", discord.ButtonStyle.success),
+    Helper.COMPUTER: HelperLook("Add computer"),
+    Helper.START: HelperLook("Start", discord.ButtonStyle.primary),  # "Deal again" between games
+    Helper.LEAVE: HelperLook("Leave", discord.ButtonStyle.danger),
+    Helper.RACK: HelperLook("My rack"),
+    Helper.HINT: HelperLook("Hint"),
+    Helper.JOKERS: HelperLook("Exchange a joker"),
+    Helper.BLANKS: HelperLook("Swap a blank"),
+    Helper.BACK: HelperLook("I'm back", discord.ButtonStyle.success),
+}
 
 _TABLE = r"(?P<table>\d{1,18})"
 _TOKEN = r"(?P<token>[0-9a-z]{2,12})"
@@ -20,7 +63,7 @@ ACT = rf"ch:a:{_TABLE}:{_TOKEN}:(?P<key>[^:]{{1,60}})"
 SELECT = rf"ch:s:{_TABLE}:{_TOKEN}:(?P<n>[0-9])"
 PICK = rf"ch:p:{_TABLE}:{_TOKEN}:(?P<mode>[cbk])"
 CALL = rf"ch:c:{_TABLE}:{_TOKEN}"
-TABLE = rf"ch:t:{_TABLE}:(?P<what>join|computer|start|leave|rack|hint|jokers|blanks|back)"
+TABLE = rf"ch:t:{_TABLE}:(?P<what>{'|'.join(helper.value for helper in HELPERS)})"
 
 
 def act_id(table: int, token: str, key: str) -> str:
@@ -43,6 +86,6 @@ def call_id(table: int, token: str) -> str:
     return f"ch:c:{table}:{token}"
 
 
-def table_id(table: int, what: str) -> str:
-    """A lobby button or a private helper."""
-    return f"ch:t:{table}:{what}"
+def helper_id(table: int, helper: Helper) -> str:
+    """A helper button of a table."""
+    return f"ch:t:{table}:{helper.value}"

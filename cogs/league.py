@@ -25,18 +25,20 @@ from .replies import defer, reply
 if TYPE_CHECKING:
     from .app import CharlestonBot
 
+    Interaction = discord.Interaction[CharlestonBot]
+
 Choices = list[app_commands.Choice[str]]
 ALL_GAMES = "*"  # the season option's value for every game so far
 
 
-def guild_of(interaction: discord.Interaction) -> int:
+def guild_of(interaction: Interaction) -> int:
     """The server a command was used in; a TableError in DMs."""
     if interaction.guild_id is None:
         raise TableError(ErrorKind.BAD_INPUT, "Leagues live in a server: use this command in one of its channels.")
     return interaction.guild_id
 
 
-def here(interaction: discord.Interaction) -> list[int]:
+def here(interaction: Interaction) -> list[int]:
     """The channel a command was used in, and its parent when that is a thread (a table's thread)."""
     ids = [interaction.channel_id or 0]
     parent = getattr(interaction.channel, "parent_id", None)
@@ -45,13 +47,13 @@ def here(interaction: discord.Interaction) -> list[int]:
     return ids
 
 
-def is_manager(interaction: discord.Interaction) -> bool:
+def is_manager(interaction: Interaction) -> bool:
     """Whether Discord says the caller may manage the server (their permissions in this channel)."""
     permissions = interaction.permissions
     return bool(permissions.manage_guild or permissions.administrator)
 
 
-async def require_manager(bot: CharlestonBot, interaction: discord.Interaction) -> int:
+async def require_manager(bot: CharlestonBot, interaction: Interaction) -> int:
     """The guild id, once the caller is known to be a server manager: the default permissions hide manager
     commands from others, and a server may change that, so every manager command checks again."""
     guild_id = guild_of(interaction)
@@ -71,12 +73,12 @@ def _matching(typed: str, options: list[str]) -> Choices:
     return [app_commands.Choice(name=o[:100], value=o[:100]) for o in options if typed in o.lower()][:25]
 
 
-def the_bot(interaction: discord.Interaction) -> CharlestonBot:
+def the_bot(interaction: Interaction) -> CharlestonBot:
     """The bot an interaction came to."""
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client
 
 
-async def league_names(interaction: discord.Interaction, typed: str) -> Choices:
+async def league_names(interaction: Interaction, typed: str) -> Choices:
     """Suggestions: the server's leagues."""
     if interaction.guild_id is None:
         return []
@@ -94,7 +96,7 @@ class League(commands.GroupCog, group_name="league", group_description="Join a l
     @app_commands.command(name="join", description="Join a league of this server")
     @app_commands.describe(league="which league (default: this channel's, or the only one)")
     @app_commands.autocomplete(league=league_names)
-    async def join(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def join(self, interaction: Interaction, league: str | None = None) -> None:
         """Join."""
         found = await self.bot.leagues.find(guild_of(interaction), league, here(interaction))
         joined = await self.bot.leagues.join(found, interaction.user.id)
@@ -104,7 +106,7 @@ class League(commands.GroupCog, group_name="league", group_description="Join a l
     @app_commands.command(name="leave", description="Leave a league (your games stay in its standings)")
     @app_commands.describe(league="which league (default: this channel's, or the only one)")
     @app_commands.autocomplete(league=league_names)
-    async def leave(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def leave(self, interaction: Interaction, league: str | None = None) -> None:
         """Leave."""
         found = await self.bot.leagues.find(guild_of(interaction), league, here(interaction))
         await self.bot.leagues.leave(found, interaction.user.id)
@@ -114,7 +116,7 @@ class League(commands.GroupCog, group_name="league", group_description="Join a l
     @app_commands.command(name="info", description="A league's channel, week, members and season")
     @app_commands.describe(league="which league (default: this channel's, or the only one)")
     @app_commands.autocomplete(league=league_names)
-    async def info(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def info(self, interaction: Interaction, league: str | None = None) -> None:
         """Show a league."""
         guild_id = guild_of(interaction)
         if league is None and len(every := await self.bot.leagues.leagues(guild_id)) > 1:
@@ -139,7 +141,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
         self.bot = bot
         super().__init__()
 
-    async def _league(self, interaction: discord.Interaction, league: str | None) -> LeagueRow:
+    async def _league(self, interaction: Interaction, league: str | None) -> LeagueRow:
         guild_id = await require_manager(self.bot, interaction)
         return await self.bot.leagues.find(guild_id, league, here(interaction))
 
@@ -147,7 +149,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
     @app_commands.describe(name="its name, unique in this server", timezone="its time zone, e.g. America/New_York "
                            "(default UTC)", week_starts="the day its weeks start (default Monday)")
     @app_commands.choices(week_starts=[app_commands.Choice(name=day, value=n) for n, day in enumerate(DAYS)])
-    async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 40],
+    async def create(self, interaction: Interaction, name: app_commands.Range[str, 1, 40],
                      timezone: str = "UTC", week_starts: int = 0) -> None:
         """Create a league."""
         guild_id = await require_manager(self.bot, interaction)
@@ -158,13 +160,13 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
                     "standings are posted; `/table new league:` opens a table for it anywhere.")
 
     @create.autocomplete("timezone")
-    async def _timezones(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _timezones(self, interaction: Interaction, typed: str) -> Choices:
         return _matching(typed, _zones())
 
     @app_commands.command(name="channel", description="Where a league's tables count and its standings are posted")
     @app_commands.describe(channel="the channel", league="which league (default: the only one)")
     @app_commands.autocomplete(league=league_names)
-    async def channel(self, interaction: discord.Interaction, channel: discord.TextChannel,
+    async def channel(self, interaction: Interaction, channel: discord.TextChannel,
                       league: str | None = None) -> None:
         """Set the league's channel."""
         found = await self._league(interaction, league)
@@ -176,7 +178,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
     @app_commands.command(name="auto-join", description="Whether players join a league with their first game")
     @app_commands.describe(on="True: a first game at its tables makes a player a member", league="which league")
     @app_commands.autocomplete(league=league_names)
-    async def auto_join(self, interaction: discord.Interaction, on: bool, league: str | None = None) -> None:
+    async def auto_join(self, interaction: Interaction, on: bool, league: str | None = None) -> None:
         """Set auto-join."""
         found = await self._league(interaction, league)
         await self.bot.leagues.set_auto_join(found, on)
@@ -186,7 +188,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
     @season.command(name="start", description="Start a season of a league now")
     @app_commands.describe(name="the season's name, e.g. Spring 2026", league="which league")
     @app_commands.autocomplete(league=league_names)
-    async def season_start(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 40],
+    async def season_start(self, interaction: Interaction, name: app_commands.Range[str, 1, 40],
                            league: str | None = None) -> None:
         """Start a season."""
         found = await self._league(interaction, league)
@@ -196,7 +198,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
     @season.command(name="end", description="End a league's running season")
     @app_commands.describe(league="which league")
     @app_commands.autocomplete(league=league_names)
-    async def season_end(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def season_end(self, interaction: Interaction, league: str | None = None) -> None:
         """End the season."""
         found = await self._league(interaction, league)
         season = await self.bot.leagues.end_season(found)
@@ -215,7 +217,7 @@ class Standings(commands.Cog):
                            week="a week like 2026-W48 (default: this week)", season="a season (instead of a week)")
     @app_commands.autocomplete(league=league_names)
     @app_commands.guild_only()
-    async def standings(self, interaction: discord.Interaction, league: str | None = None, week: str | None = None,
+    async def standings(self, interaction: Interaction, league: str | None = None, week: str | None = None,
                         season: str | None = None) -> None:
         """Show standings."""
         found = await self.bot.leagues.find(guild_of(interaction), league, here(interaction))
@@ -234,12 +236,12 @@ class Standings(commands.Cog):
         await reply(interaction, shown.content, ephemeral=False, file=shown.file())
 
     @standings.autocomplete("week")
-    async def _weeks(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _weeks(self, interaction: Interaction, typed: str) -> Choices:
         league = await self._typed_league(interaction)
         return _matching(typed, self.bot.leagues.recent_weeks(league)) if league else []
 
     @standings.autocomplete("season")
-    async def _seasons(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _seasons(self, interaction: Interaction, typed: str) -> Choices:
         league = await self._typed_league(interaction)
         if league is None:
             return []
@@ -249,7 +251,7 @@ class Standings(commands.Cog):
             found.append(app_commands.Choice(name="All games so far", value=ALL_GAMES))
         return found[:25]
 
-    async def _typed_league(self, interaction: discord.Interaction) -> LeagueRow | None:
+    async def _typed_league(self, interaction: Interaction) -> LeagueRow | None:
         if interaction.guild_id is None:
             return None
         try:
@@ -262,7 +264,7 @@ class Standings(commands.Cog):
                            export="managers: the whole ledger as a CSV file")
     @app_commands.autocomplete(league=league_names)
     @app_commands.guild_only()
-    async def ledger(self, interaction: discord.Interaction, player: discord.User | None = None,
+    async def ledger(self, interaction: Interaction, player: discord.User | None = None,
                      league: str | None = None, export: bool = False) -> None:
         """Show a ledger, or export it."""
         guild_id = guild_of(interaction)

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import io
-from dataclasses import dataclass, field
 
 import discord
 
-from bot.engine.notation import parse_tiles
 from bot.engine.state import Phase
 from bot.engine.tiles import name
 from bot.engine.views import PublicView
@@ -17,23 +15,15 @@ from bot.service.cards import card_label, load_card
 from bot.service.choices import SeatChoices
 from bot.service.hints import Hint
 from bot.service.narration import NOTABLE, describe
-from bot.service.updates import SeatUpdate, TableUpdate, TableView
+from bot.service.updates import SeatUpdate, TablePhase, TableUpdate, TableView
 from renderers import render_card
 
 from . import components as c
+from .door import Payload
 from .drawing import Drawing
 
 LOG_LINES = 8  # recent events shown in the table message
 WINDS = ("East", "South", "West", "North")
-
-
-@dataclass
-class Payload:
-    """A message to send or to edit into place."""
-
-    content: str
-    files: list[discord.File] = field(default_factory=list)
-    view: discord.ui.View | None = None
 
 
 def seat_label(view: TableView, seat: int) -> str:
@@ -69,6 +59,8 @@ def status_line(update: TableUpdate) -> str:
     """Whose decision the table waits on, in a line."""
     view = update.view
     game = view.game
+    if view.closed:
+        return closed_line(view)
     if game is None:
         filled = sum(1 for s in view.seats if not s.empty)
         return f"Waiting for players: {filled} of {view.rules.players} seated. Join, or add a computer, then Start."
@@ -89,16 +81,23 @@ def status_line(update: TableUpdate) -> str:
     return result_line(view, game)
 
 
+def closed_line(view: TableView) -> str:
+    """What a closed table says."""
+    if view.abandoned:
+        return "**This table is closed.** The game in progress was abandoned: no chips changed hands."
+    return "**This table is closed.** Its games are in the chip ledger; /table new opens a new one."
+
+
 def result_line(view: TableView, game: PublicView) -> str:
     """How the game ended, in a line."""
-    result = game.result or {}
-    if result.get("winner") is None:
-        return "Wall game: nobody pays." if result.get("how") == "wall" else "Game over: no payments."
-    winner = seat_label(view, result["winner"])
+    result = game.result
+    if result is None or result.winner is None:
+        return "Wall game: nobody pays." if result is not None and result.how == "wall" else "Game over: no payments."
+    winner = seat_label(view, result.winner)
     how = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with the heavenly hand"}.get(
-        result["how"], result["how"])
-    what = "four sets and a pair" if result["line"] == "classical" else f"line {result['line']}"
-    return f"**Mah Jongg!** {winner} wins {how}: {what}, {result['value']} chips."
+        result.how, result.how)
+    what = "four sets and a pair" if result.line == "classical" else f"line {result.line}"
+    return f"**Mah Jongg!** {winner} wins {how}: {what}, {result.value} chips."
 
 
 def _title(view: TableView) -> str:
@@ -106,16 +105,23 @@ def _title(view: TableView) -> str:
     return f"**Table {view.table_id}**{game} · {card_label(view.rules.card)} card · {view.rules.preset} rules"
 
 
-async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing) -> Payload:
-    """The table message: the image of the table, whose turn, the countdown, the latest events, the buttons."""
+async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing,
+                        unreachable: frozenset[int] = frozenset()) -> Payload:
+    """The table message: the image of the table, whose turn, the countdown, the latest events, the buttons
+    (``unreachable``: seats whose DMs Discord is failing to deliver just now)."""
     view = update.view
     lines = [_title(view), status_line(update)]
     game = view.game
-    if game is None or update.view.status == "closed":
+    if game is None or view.closed:
         lines += [_seating(view)]
-    closed = [seat_label(view, s) for s in view.display.get("dms_closed", []) if game is not None]
+    playing = game is not None and not view.closed
+    closed = [seat_label(view, s) for s in sorted(view.display.dms_closed) if playing]
     if closed:
         lines.append(f"{', '.join(closed)}: your DMs are closed, so press **My rack** to see your tiles and play.")
+    failing = [seat_label(view, s) for s in sorted(unreachable - view.display.dms_closed) if playing]
+    if failing:
+        lines.append(f"{', '.join(failing)}: Discord isn't delivering your DMs just now, so press **My rack** to "
+                     "see your tiles and play.")
     if log:
         lines.append("\n".join(f"> {line}" for line in log[-LOG_LINES:]))
     files = []
@@ -152,6 +158,8 @@ async def seat_payload(update: SeatUpdate, notes: list[str], drawing: Drawing) -
 def _my_status(update: SeatUpdate) -> str:
     choices = update.choices
     table = update.table
+    if table.view.closed:
+        return closed_line(table.view)
     if table.view.game is None:
         return "Waiting for the game to start."
     if table.view.game.phase == Phase.FINISHED:
@@ -159,7 +167,7 @@ def _my_status(update: SeatUpdate) -> str:
     if update.seat in table.view.game.waiting_for and table.view.seats[update.seat].away:
         return "A computer is playing for you: press **I'm back** or use /back."
     if not actionable(update):
-        thread = table.view.display.get("thread")
+        thread = table.view.display.thread
         return "Not your move right now" + (f": follow the table in <#{thread}>." if thread else ".")
     return _what_to_do(update, choices) + countdown(table)
 
@@ -170,7 +178,7 @@ def actionable(update: SeatUpdate) -> bool:
     choices = update.choices
     if choices.calls or choices.call_mahjong:
         return True  # a discard she can call (a live window, or under the 1946 rules until the next discard)
-    if update.table.phase == Phase.CALL_WINDOW.value:
+    if update.table.phase is TablePhase.CALL_WINDOW:
         return False
     return update.awaited and not (choices.empty and choices.pick is None)
 
@@ -208,20 +216,19 @@ async def result_payload(update: TableUpdate) -> Payload:
     view = update.view
     game = view.game
     assert game is not None
-    result = game.result or {}
+    result = game.result
     lines = [_title(view), result_line(view, game)]
-    payouts = result.get("payouts", [])
-    for p in payouts:
-        lines.append(f"{seat_label(view, p['from'])} pays {seat_label(view, p['to'])} {p['amount']} chips "
-                     f"({p['reason']})")
-    if not payouts:
+    for p in game.payouts:
+        lines.append(f"{seat_label(view, p.payer)} pays {seat_label(view, p.payee)} {p.amount} chips ({p.reason})")
+    if not game.payouts:
         lines.append("No chips change hands.")
-    lines.append("Settled in the chip ledger. **Deal again** starts the next game, East moving on.")
+    lines.append("Settled in the chip ledger." + ("" if view.closed else
+                                                  " **Deal again** starts the next game, East moving on."))
     files = []
-    if result.get("line") and result.get("tiles"):
+    if result is not None and result.line and result.tiles:
         card = load_card(view.rules.card)
-        tiles = [parse_tiles(" ".join(group)) for group in result["tiles"]]
-        image = await asyncio.to_thread(render_card, card, line_id=result["line"], tiles=tiles)
+        tiles = [list(group) for group in result.tiles]
+        image = await asyncio.to_thread(render_card, card, line_id=result.line, tiles=tiles)
         files.append(discord.File(io.BytesIO(image.png), filename="winning-hand.png", description=image.alt))
     return Payload(_fit("\n".join(lines)), files, None)
 

@@ -9,9 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.actions import Call, Discard, ExchangeJoker, SwapBlank
 from bot.engine.errors import TileError
 from bot.engine.notation import parse_tiles
 from bot.engine.tiles import SORT_KEY, code, name
+from bot.service import keys
 from bot.service.errors import ErrorKind, TableError
 from bot.service.updates import SeatUpdate
 
@@ -21,6 +23,8 @@ from .tables import table_for
 
 if TYPE_CHECKING:
     from .app import CharlestonBot
+
+    Interaction = discord.Interaction[CharlestonBot]
 
 Choices = list[app_commands.Choice[str]]
 
@@ -32,6 +36,12 @@ def _tiles(text: str) -> list[int]:
         raise TableError(ErrorKind.BAD_INPUT, f"{exc} Write tiles like 5D N RD J (see /hint).") from None
 
 
+def _exchanges(mine: SeatUpdate) -> list[tuple[str, ExchangeJoker]]:
+    """The joker exchanges on offer, each with its key."""
+    found = [(c.key, keys.parse_action_key(c.key, mine.seat)) for c in mine.choices.exchanges]
+    return [(key, action) for key, action in found if isinstance(action, ExchangeJoker)]
+
+
 class Play(commands.GroupCog, group_name="play", group_description="Make a move by command"):
     """Moves by command."""
 
@@ -39,23 +49,23 @@ class Play(commands.GroupCog, group_name="play", group_description="Make a move 
         self.bot = bot
         super().__init__()
 
-    def _mine(self, interaction: discord.Interaction) -> tuple[int, SeatUpdate]:
+    def _mine(self, interaction: Interaction) -> tuple[int, SeatUpdate]:
         table = table_for(self.bot, interaction)
         return table, self.bot.service.seat_update(table, interaction.user.id)
 
-    async def _move(self, interaction: discord.Interaction, key: str) -> None:
+    async def _move(self, interaction: Interaction, key: str) -> None:
         table = table_for(self.bot, interaction)
         await defer(interaction, thinking=True)  # the table may be busy: answer Discord first
         mine = await self.bot.service.act(table, interaction.user.id, key)
         await self.bot.controls.answer_move(interaction, mine)
 
-    def _suggest(self, interaction: discord.Interaction, typed: str, options: list[tuple[str, str]]) -> Choices:
+    def _suggest(self, interaction: Interaction, typed: str, options: list[tuple[str, str]]) -> Choices:
         """Up to 25 (label, value) options matching what was typed; none (not an error) when not seated."""
         typed = typed.lower().strip()
         return [app_commands.Choice(name=label[:100], value=value) for label, value in options
                 if typed in label.lower() or typed in value.lower()][:25]
 
-    def _choices_or_none(self, interaction: discord.Interaction) -> SeatUpdate | None:
+    def _choices_or_none(self, interaction: Interaction) -> SeatUpdate | None:
         try:
             return self._mine(interaction)[1]
         except TableError:
@@ -63,22 +73,23 @@ class Play(commands.GroupCog, group_name="play", group_description="Make a move 
 
     @app_commands.command(name="discard", description="Discard a tile")
     @app_commands.describe(tile="the tile, e.g. 5D, N, RD (suggestions come from your rack)")
-    async def discard(self, interaction: discord.Interaction, tile: str) -> None:
+    async def discard(self, interaction: Interaction, tile: str) -> None:
         """Discard."""
         kinds = _tiles(tile)
         if len(kinds) != 1:
             raise TableError(ErrorKind.BAD_INPUT, "Name one tile to discard, like 5D.")
-        await self._move(interaction, f"d.{code(kinds[0])}")
+        await self._move(interaction, keys.discard_key(kinds[0]))
 
     @discard.autocomplete("tile")
-    async def _discards(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _discards(self, interaction: Interaction, typed: str) -> Choices:
         mine = self._choices_or_none(interaction)
-        options = [(c.label, c.key[2:]) for c in mine.choices.discard] if mine else []
+        discards = [(c.label, keys.parse_action_key(c.key, mine.seat)) for c in mine.choices.discard] if mine else []
+        options = [(label, code(action.tile)) for label, action in discards if isinstance(action, Discard)]
         return self._suggest(interaction, typed, options)
 
     @app_commands.command(name="call", description="Call the discard for an exposure")
     @app_commands.describe(tiles="the exposure (suggestions list the ones you can make)")
-    async def call(self, interaction: discord.Interaction, tiles: str | None = None) -> None:
+    async def call(self, interaction: Interaction, tiles: str | None = None) -> None:
         """Call for an exposure."""
         _, mine = self._mine(interaction)
         calls = mine.choices.calls
@@ -87,64 +98,65 @@ class Play(commands.GroupCog, group_name="play", group_description="Make a move 
                 options = "; ".join(c.label for c in calls) or "none"
                 raise TableError(ErrorKind.BAD_INPUT, f"Say which exposure (you can make: {options}).")
             key = calls[0].key
-        elif tiles.startswith("c."):
-            key = tiles
+        elif keys.is_key_of(tiles, Call):
+            key = tiles  # a suggestion's value: the key itself (the service checks it is a call)
         else:
-            key = "c." + "-".join(code(t) for t in _tiles(tiles))
+            key = keys.call_key(_tiles(tiles))
         await self._move(interaction, key)
 
     @call.autocomplete("tiles")
-    async def _calls(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _calls(self, interaction: Interaction, typed: str) -> Choices:
         mine = self._choices_or_none(interaction)
         return self._suggest(interaction, typed, [(c.label, c.key) for c in mine.choices.calls] if mine else [])
 
     @app_commands.command(name="pass", description="Pass on the discard")
-    async def pass_(self, interaction: discord.Interaction) -> None:
+    async def pass_(self, interaction: Interaction) -> None:
         """Pass."""
-        await self._move(interaction, "p")
+        await self._move(interaction, keys.PASS)
 
     @app_commands.command(name="hold", description="Wait: keep the call window open a little longer")
-    async def hold(self, interaction: discord.Interaction) -> None:
+    async def hold(self, interaction: Interaction) -> None:
         """Hold."""
-        await self._move(interaction, "h")
+        await self._move(interaction, keys.HOLD)
 
     @app_commands.command(name="mahjong", description="Declare Mah Jongg (on your turn, or on the discard)")
-    async def mahjong(self, interaction: discord.Interaction) -> None:
+    async def mahjong(self, interaction: Interaction) -> None:
         """Mah Jongg."""
         _, mine = self._mine(interaction)
         choice = mine.choices.call_mahjong or mine.choices.declare
-        await self._move(interaction, choice.key if choice is not None else ("cm" if mine.choices.pass_call else "m"))
+        fallback = keys.CALL_MAHJONG if mine.choices.pass_call else keys.DECLARE
+        await self._move(interaction, choice.key if choice is not None else fallback)
 
     @app_commands.command(name="charleston", description="Pass tiles in the Charleston")
     @app_commands.describe(tiles="the tiles, e.g. 5D N RD", blind="how many to pass blind (first left, last right)")
-    async def charleston(self, interaction: discord.Interaction, tiles: str = "",
+    async def charleston(self, interaction: Interaction, tiles: str = "",
                          blind: app_commands.Range[int, 0, 3] = 0) -> None:
         """Pass."""
         picked = sorted(_tiles(tiles), key=SORT_KEY.__getitem__) if tiles.strip() else []
-        await self._move(interaction, f"cp.{'-'.join(code(t) for t in picked)}.{blind}")
+        await self._move(interaction, keys.charleston_key(picked, blind))
 
     @charleston.autocomplete("tiles")
-    async def _passes(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _passes(self, interaction: Interaction, typed: str) -> Choices:
         return self._extend_pick(interaction, typed)
 
     @app_commands.command(name="vote", description="After the first left: stop the Charleston, or go on")
     @app_commands.describe(stop="True to stop here, False to go on to the second Charleston")
-    async def vote(self, interaction: discord.Interaction, stop: bool) -> None:
+    async def vote(self, interaction: Interaction, stop: bool) -> None:
         """Vote."""
-        await self._move(interaction, f"v.{int(stop)}")
+        await self._move(interaction, keys.vote_key(stop))
 
     @app_commands.command(name="courtesy", description="Offer 0 to 3 tiles across")
     @app_commands.describe(tiles="the tiles, e.g. 5D N (leave empty to offer none)")
-    async def courtesy(self, interaction: discord.Interaction, tiles: str = "") -> None:
+    async def courtesy(self, interaction: Interaction, tiles: str = "") -> None:
         """Courtesy offer."""
         picked = sorted(_tiles(tiles), key=SORT_KEY.__getitem__) if tiles.strip() else []
-        await self._move(interaction, f"co.{'-'.join(code(t) for t in picked)}")
+        await self._move(interaction, keys.courtesy_key(picked))
 
     @courtesy.autocomplete("tiles")
-    async def _offers(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _offers(self, interaction: Interaction, typed: str) -> Choices:
         return self._extend_pick(interaction, typed)
 
-    def _extend_pick(self, interaction: discord.Interaction, typed: str) -> Choices:
+    def _extend_pick(self, interaction: Interaction, typed: str) -> Choices:
         """Suggest the typed tiles plus one more from the rack."""
         mine = self._choices_or_none(interaction)
         if mine is None or mine.choices.pick is None:
@@ -164,39 +176,44 @@ class Play(commands.GroupCog, group_name="play", group_description="Make a move 
 
     @app_commands.command(name="joker", description="Exchange a tile for a joker in an exposure")
     @app_commands.describe(tile="the tile the joker stands for", owner="whose exposure (suggestions list them)")
-    async def joker(self, interaction: discord.Interaction, tile: str, owner: str) -> None:
+    async def joker(self, interaction: Interaction, tile: str, owner: str) -> None:
         """Exchange a joker."""
         _, mine = self._mine(interaction)
         wanted = _tiles(tile)[:1]
-        for choice in mine.choices.exchanges:
-            _, seat, _, kind = choice.key.split(".")
-            if (owner in (seat, choice.key)) and wanted and code(wanted[0]) == kind:
-                await self._move(interaction, choice.key)
+        for choice, exchange in _exchanges(mine):
+            if owner in (str(exchange.owner), choice) and wanted and wanted[0] == exchange.tile:
+                await self._move(interaction, choice)
                 return
         raise TableError(ErrorKind.ILLEGAL, "No such joker to exchange now: see the suggestions.")
 
     @joker.autocomplete("tile")
-    async def _joker_tiles(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _joker_tiles(self, interaction: Interaction, typed: str) -> Choices:
         mine = self._choices_or_none(interaction)
-        kinds = dict.fromkeys(c.key.split(".")[3] for c in mine.choices.exchanges) if mine else {}
-        return self._suggest(interaction, typed, [(name(_tiles(k)[0]), k) for k in kinds])
+        tiles = dict.fromkeys(exchange.tile for _, exchange in _exchanges(mine)) if mine else {}
+        return self._suggest(interaction, typed, [(name(t), code(t)) for t in tiles])
 
     @joker.autocomplete("owner")
-    async def _joker_owners(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _joker_owners(self, interaction: Interaction, typed: str) -> Choices:
         mine = self._choices_or_none(interaction)
         if mine is None:
             return []
-        seats = dict.fromkeys(c.key.split(".")[1] for c in mine.choices.exchanges)
-        return self._suggest(interaction, typed, [(look.seat_label(mine.table.view, int(s)), s) for s in seats])
+        seats = dict.fromkeys(exchange.owner for _, exchange in _exchanges(mine))
+        return self._suggest(interaction, typed, [(look.seat_label(mine.table.view, s), str(s)) for s in seats])
 
     @app_commands.command(name="blank", description="Swap a blank for a discard")
     @app_commands.describe(discard="the discard to take (suggestions list them)")
-    async def blank(self, interaction: discord.Interaction, discard: str) -> None:
+    async def blank(self, interaction: Interaction, discard: str) -> None:
         """Swap a blank."""
-        await self._move(interaction, discard if discard.startswith("b.") else f"b.{discard}")
+        if keys.is_key_of(discard, SwapBlank):
+            key = discard  # a suggestion's value: the key itself (the service checks it is a swap)
+        elif discard.strip().isdigit() and len(discard.strip()) <= 4:
+            key = keys.swap_key(int(discard))
+        else:
+            raise TableError(ErrorKind.BAD_INPUT, "Pick the discard from the suggestions.")
+        await self._move(interaction, key)
 
     @blank.autocomplete("discard")
-    async def _blanks(self, interaction: discord.Interaction, typed: str) -> Choices:
+    async def _blanks(self, interaction: Interaction, typed: str) -> Choices:
         mine = self._choices_or_none(interaction)
         swaps = [c for _, group in mine.choices.blank_swaps for c in group] if mine else []
         return self._suggest(interaction, typed, [(c.label, c.key) for c in swaps])
@@ -209,7 +226,7 @@ class Seat(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="rack", description="My rack again, by DM (or here, just for me, if DMs are closed)")
-    async def rack(self, interaction: discord.Interaction) -> None:
+    async def rack(self, interaction: Interaction) -> None:
         """Send the rack again."""
         table = table_for(self.bot, interaction)
         mine = self.bot.service.seat_update(table, interaction.user.id)
@@ -220,13 +237,13 @@ class Seat(commands.Cog):
         await reply(interaction, payload.content, files=payload.files, view=payload.view or discord.utils.MISSING)
 
     @app_commands.command(name="hint", description="My closest card lines: what they need and what's left")
-    async def hint(self, interaction: discord.Interaction) -> None:
+    async def hint(self, interaction: Interaction) -> None:
         """Hint."""
         table = table_for(self.bot, interaction)
         await reply(interaction, look.hint_text(self.bot.service.hint(table, interaction.user.id)))
 
     @app_commands.command(name="back", description="Take my seat back from the computer playing for me")
-    async def back(self, interaction: discord.Interaction) -> None:
+    async def back(self, interaction: Interaction) -> None:
         """Come back."""
         await self.bot.service.come_back(table_for(self.bot, interaction), interaction.user.id)
         await reply(interaction, "Welcome back: your seat is yours again.")

@@ -14,14 +14,13 @@ import logging
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-import aiohttp
 import discord
 
 from bot.service.leagues import WeekStandings
 from bot.service.weekly import PostJob, WeeklyPosts
 
+from .door import DiscordFailure, Failure, Payload
 from .league_look import week_headline, week_message
-from .replies import send_dm
 
 if TYPE_CHECKING:
     from .app import CharlestonBot
@@ -29,19 +28,19 @@ if TYPE_CHECKING:
 log = logging.getLogger("charleston.discord")
 
 HISTORY_LOOKBACK = 50  # messages searched for a post a crash may have sent without recording it
-MISSING_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 50001, 50013
+POST_PERMISSIONS = "View Channel, Send Messages and Attach Files"
 
 
-def describe(error: BaseException, channel_id: int) -> str:
+def describe(failure: DiscordFailure, channel_id: int) -> str:
     """Why a post failed, for the managers."""
-    if isinstance(error, discord.NotFound) and error.code == MISSING_CHANNEL:
+    if failure.kind is Failure.GONE:
         return f"the channel <#{channel_id}> no longer exists"
-    if isinstance(error, discord.Forbidden):
-        return (f"I may not post in <#{channel_id}> (Discord says: {error.text or 'missing permissions'}); I need "
-                "View Channel, Send Messages and Attach Files there")
-    if isinstance(error, discord.HTTPException):
-        return f"Discord refused the post ({error.status}, {error.text or 'no reason given'})"
-    return f"Discord could not be reached ({error.__class__.__name__})"
+    if failure.kind is Failure.FORBIDDEN:
+        return (f"I may not post in <#{channel_id}> (Discord says: {failure.text or 'missing permissions'}); I need "
+                f"{POST_PERMISSIONS} there")
+    if failure.status is not None:
+        return f"Discord refused the post ({failure.status}, {failure.text or 'no reason given'})"
+    return f"Discord could not be reached ({failure.text})"
 
 
 class WeeklyPoster:
@@ -102,24 +101,24 @@ class WeeklyPoster:
     async def _post(self, job: PostJob) -> int:
         channel_id = job.league.channel_id
         assert channel_id is not None
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=job.league.guild_id)
         week = WeekStandings(job.league, job.week, job.start, job.end, job.rows)
         if job.interrupted:
-            found = await self._already_sent(channel, week_headline(week))
+            found = await self._already_sent(channel_id, job.league.guild_id, week_headline(week))
             if found is not None:
                 await self.posts.posted(job, channel_id, found.id)
                 log.info("weekly post of league %s week %s was sent before a crash: found it", job.league.league_id,
                          job.week)
                 return 0
         await self.posts.claim(job)
+        shown = await week_message(week)
         try:
-            shown = await week_message(week)
-            message = await channel.send(shown.content, file=shown.file(),
-                                         allowed_mentions=discord.AllowedMentions.none())
-        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
-            record = await self.posts.failed(job, describe(exc, channel_id))
-            log.warning("weekly post of league %s week %s failed (try %d): %s", job.league.league_id, job.week,
-                        record.attempts, record.last_error)
+            message = await self.bot.door.send(channel_id, Payload(shown.content, [shown.file()]),
+                                               f"post the standings of league {job.league.league_id} week {job.week}",
+                                               mentions=discord.AllowedMentions.none())
+        except DiscordFailure as failure:
+            record = await self.posts.failed(job, describe(failure, channel_id))
+            log.info("weekly post of league %s week %s failed (try %d), tried again later", job.league.league_id,
+                     job.week, record.attempts)
             if not record.reported:
                 await self._tell_managers(job, record.last_error or "", record.next_try_at)
                 await self.posts.reported(job)
@@ -128,15 +127,19 @@ class WeeklyPoster:
         log.info("posted the standings of league %s week %s", job.league.league_id, job.week)
         return 1
 
-    async def _already_sent(self, channel: discord.PartialMessageable, headline: str) -> discord.Message | None:
+    async def _already_sent(self, channel_id: int, guild_id: int, headline: str) -> discord.Message | None:
         me = self.bot.user
-        try:
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+
+        async def find() -> discord.Message | None:
             async for message in channel.history(limit=HISTORY_LOOKBACK):
                 if me is not None and message.author.id == me.id and message.content.startswith(headline):
                     return message
-        except (discord.HTTPException, aiohttp.ClientError, OSError):
+            return None
+        try:
+            return await self.bot.door.call(find, "look for a standings post a crash interrupted")
+        except DiscordFailure:
             return None  # the channel can't be read: sending will fail (and be reported) or succeed
-        return None
 
     async def _tell_managers(self, job: PostJob, reason: str, next_try: str | None) -> None:
         """DM the league's creator and the guild's recent managers (the bot sees no member list)."""
@@ -147,10 +150,4 @@ class WeeklyPoster:
         text = (f"The weekly standings of **{job.league.name}** for week {job.week} could not be posted: {reason}."
                 f"{when or ' I will try again'} when a manager sets a channel with `/league-admin channel`. "
                 "`/league info` shows what is waiting.")
-        for user_id in managers:
-            try:
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await send_dm(user, content=text[:2000], allowed_mentions=discord.AllowedMentions.none())
-            except (discord.HTTPException, aiohttp.ClientError, OSError):
-                log.warning("could not tell manager %s about league %s week %s", user_id, job.league.league_id,
-                            job.week)
+        await self.bot.door.tell(managers, text, f"tell a manager about league {job.league.league_id} week {job.week}")

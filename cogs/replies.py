@@ -1,82 +1,49 @@
-"""The one place that talks back to Discord for the cogs, and knows which of Discord's errors are expected.
+"""Answering the person who used a command or pressed a button, and the cogs' one error path.
 
-Expected, and handled here: 10062 (the interaction was answered too late: nothing more can be said on it), 40060
-(it was already answered: follow up instead), 50007 (the member's DMs are closed: the caller falls back), 429
-(discord.py waits and retries: nothing is lost). 50035 means we sent a payload Discord refuses: a bug, logged
-loudly, with a reference the player can quote.
+The answers go through the door (:mod:`cogs.door`), which knows Discord's expected errors: an interaction
+answered too late (10062) or already answered (40060) is handled there. :func:`report_error` turns whatever a
+command or a press raised into a sentence for the person: a :class:`TableError`'s own message, a clear word for
+a Discord failure (logged as one line by the door), and for anything else a reference to quote, logged with its
+traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.service.errors import TableError
 
+from .door import DiscordFailure, Failure
+
+if TYPE_CHECKING:
+    from .app import CharlestonBot
+
+    Interaction = discord.Interaction[CharlestonBot]
+
 log = logging.getLogger("charleston.discord")
 
-UNKNOWN_INTERACTION = 10062
-ALREADY_ACKNOWLEDGED = 40060
-CANNOT_DM = 50007
-INVALID_FORM_BODY = 50035
+
+async def reply(interaction: Interaction, content: str | None = None, *, ephemeral: bool = True,
+                file: discord.File | None = None, files: list[discord.File] | None = None,
+                view: discord.ui.View | None = None, allowed_mentions: discord.AllowedMentions | None = None) -> bool:
+    """Answer an interaction (its first response, else a followup); False when it can no longer be answered."""
+    return await interaction.client.door.reply(interaction, content, ephemeral=ephemeral,
+                                               files=[*(files or []), *([file] if file else [])], view=view,
+                                               mentions=allowed_mentions)
 
 
-async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
-                **kwargs: Any) -> discord.WebhookMessage | None:
-    """Answer an interaction: its first response if it has none yet, else a followup. Returns the followup
-    message when one was sent."""
-    try:
-        if not interaction.response.is_done():
-            await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
-            return None
-        return await interaction.followup.send(content or discord.utils.MISSING, ephemeral=ephemeral,
-                                               wait=True, **kwargs)
-    except discord.NotFound as exc:
-        if exc.code == UNKNOWN_INTERACTION:
-            log.warning("interaction %s expired before we answered (10062)", interaction.id)
-            return None
-        raise
-    except discord.HTTPException as exc:
-        if exc.code == ALREADY_ACKNOWLEDGED:
-            return await interaction.followup.send(content or discord.utils.MISSING, ephemeral=ephemeral,
-                                                   wait=True, **kwargs)
-        raise
-
-
-async def defer(interaction: discord.Interaction, *, ephemeral: bool = True, thinking: bool = False) -> bool:
+async def defer(interaction: Interaction, *, ephemeral: bool = True, thinking: bool = False) -> bool:
     """Acknowledge an interaction now (work may take longer than Discord's 3 s); False if it had expired."""
-    if interaction.response.is_done():
-        return True
-    try:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
-        return True
-    except discord.NotFound as exc:
-        if exc.code == UNKNOWN_INTERACTION:
-            log.warning("interaction %s expired before we acknowledged it (10062)", interaction.id)
-            return False
-        raise
-    except discord.HTTPException as exc:
-        if exc.code == ALREADY_ACKNOWLEDGED:
-            return True
-        raise
+    return await interaction.client.door.defer(interaction, ephemeral=ephemeral, thinking=thinking)
 
 
-async def send_dm(user: discord.User | discord.Member, **kwargs: Any) -> discord.Message | None:
-    """Send a DM; None (and no error) when the member's DMs are closed (50007)."""
-    try:
-        return await user.send(**kwargs)
-    except discord.Forbidden as exc:
-        if exc.code == CANNOT_DM:
-            log.info("DMs closed for user %s", user.id)
-            return None
-        raise
-
-
-async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Tell the user what went wrong (ephemeral) and log what they can't see: the one error path of the cogs."""
+async def report_error(interaction: Interaction, error: BaseException) -> None:
+    """Tell the user what went wrong (privately) and log what they can't see: the one error path of the cogs."""
     error = _unwrap(error)
     if isinstance(error, TableError):
         await _safe_reply(interaction, error.message)
@@ -87,34 +54,31 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if isinstance(error, discord.app_commands.CheckFailure):
         await _safe_reply(interaction, str(error) or "You can't use that here.")
         return
-    if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
-        log.warning("interaction %s expired (10062)", interaction.id)
+    if isinstance(error, DiscordFailure):  # logged by the door
+        if error.kind is not Failure.EXPIRED:
+            await _safe_reply(interaction, "Discord didn't take that just now. Try again in a moment.")
         return
     reference = secrets.token_hex(3)
-    if isinstance(error, discord.HTTPException) and error.code == INVALID_FORM_BODY:
-        log.error("BUG [%s]: Discord refused a payload we sent (50035): %s", reference, error.text, exc_info=error)
-    else:
-        log.error("unexpected error [%s] in %s", reference, _what(interaction), exc_info=error)
+    log.error("unexpected error [%s] in %s", reference, _what(interaction), exc_info=error)
     await _safe_reply(interaction, f"Something went wrong on our side (reference `{reference}`). Try again; if it "
                       "keeps happening, tell the server's organiser this reference.")
 
 
-async def _safe_reply(interaction: discord.Interaction, content: str) -> None:
-    try:
+async def _safe_reply(interaction: Interaction, content: str) -> None:
+    with contextlib.suppress(DiscordFailure):  # logged by the door: there is no one else to tell
         await reply(interaction, content)
-    except discord.HTTPException:
-        log.exception("could not tell user %s about an error", interaction.user.id)
 
 
 def _unwrap(error: BaseException) -> BaseException:
-    while isinstance(error, (discord.app_commands.CommandInvokeError, discord.app_commands.TransformerError)) \
+    while isinstance(error, discord.app_commands.CommandInvokeError | discord.app_commands.TransformerError) \
             and error.__cause__ is not None:
         error = error.__cause__
-    return getattr(error, "original", error) if isinstance(error, discord.app_commands.AppCommandError) \
-        and hasattr(error, "original") else error
+    original = getattr(error, "original", None)
+    return original if isinstance(error, discord.app_commands.AppCommandError) and \
+        isinstance(original, BaseException) else error
 
 
-def _what(interaction: discord.Interaction) -> str:
+def _what(interaction: Interaction) -> str:
     command = interaction.command.qualified_name if interaction.command else None
-    custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+    custom_id = interaction.data.get("custom_id") if interaction.data else None
     return f"/{command}" if command else f"component {custom_id!r}"

@@ -3,7 +3,7 @@ show)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -15,23 +15,19 @@ from bot.service.errors import ErrorKind, TableError
 from bot.service.updates import TableOptions
 
 from . import look
+from .door import DiscordFailure
 from .league import here
 from .replies import defer, reply
 
 if TYPE_CHECKING:
     from .app import CharlestonBot
 
+    Interaction = discord.Interaction[CharlestonBot]
 
-def table_for(bot: CharlestonBot, interaction: discord.Interaction) -> int:
+
+def table_for(bot: CharlestonBot, interaction: Interaction) -> int:
     """The table a command means: the one in this channel or thread, else the caller's only table."""
-    service = bot.service
-    here = service.tables_at(interaction.guild_id or 0, interaction.channel_id or 0)
-    if len(here) == 1:
-        return int(here[0].table_id)
-    mine = [t for t in service.tables_of(interaction.user.id) if t.row.guild_id == interaction.guild_id]
-    if len(mine) == 1 and not here:
-        return int(mine[0].table_id)
-    raise TableError(ErrorKind.NO_TABLE, "Use this command in the table's thread (or open a table with /table new).")
+    return bot.service.table_for(interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id)
 
 
 class Tables(commands.GroupCog, group_name="table", group_description="Open a Mah Jongg table and seat players"):
@@ -55,7 +51,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
     @app_commands.choices(players=[app_commands.Choice(name="4 players", value=4),
                                    app_commands.Choice(name="3 players", value=3),
                                    app_commands.Choice(name="2 players", value=2)])
-    async def new(self, interaction: discord.Interaction, card: str | None = None, rules: str | None = None,
+    async def new(self, interaction: Interaction, card: str | None = None, rules: str | None = None,
                   call_seconds: app_commands.Range[int, 3, 30] = 8, players: int = 4, strict: bool = False,
                   computer_delay: app_commands.Range[float, 0, 5] = 1.5, league: str | None = None) -> None:
         """Open a table: its thread, its lobby message, the opener in seat 0."""
@@ -73,55 +69,56 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
         table_id = opened.table_id
         if counts_for is not None:
             await self.bot.leagues.attach_table(table_id, counts_for)
-        thread = await self._thread(interaction.channel, table_id)
-        await service.relocate(table_id, thread.id)
-        await service.set_display(table_id, thread=thread.id)
+        channel_id = interaction.channel_id or 0
+        thread = await self._thread(interaction.channel, channel_id, table_id)
+        await service.relocate(table_id, thread)
+        await service.update_display(table_id, lambda d: d.opened(thread, channel_id if thread != channel_id else None))
         await service.join(table_id, interaction.user.id, interaction.user.display_name, 0)
         await service.drain()
         await self.bot.presenter.show_now(table_id)  # the lobby message, posted by the presenter
-        where = thread.mention if thread.id != interaction.channel_id else "here"
+        where = f"<#{thread}>" if thread != channel_id else "here"
         league_note = f", counts for **{counts_for.name}**" if counts_for is not None else ""
         await reply(interaction, f"{interaction.user.mention} opened **table {table_id}** "
                     f"({card_label(table_rules.card)} card{league_note}): join it {where}.", ephemeral=False)
 
-    async def _thread(self, channel: Any, table_id: int) -> Any:
+    async def _thread(self, channel: object, channel_id: int, table_id: int) -> int:
         """A public thread for the table, or the channel itself where threads can't be made."""
-        if isinstance(channel, discord.TextChannel):
-            try:
-                return await channel.create_thread(name=f"Mah Jongg table {table_id}",
-                                                   type=discord.ChannelType.public_thread,
-                                                   auto_archive_duration=1440)
-            except discord.Forbidden:
-                pass  # no permission to make threads: play in the channel
-        return channel
+        if not isinstance(channel, discord.TextChannel):
+            return channel_id  # a thread, a voice channel's chat: play right there
+        try:
+            thread = await self.bot.door.create_thread(channel_id, f"Mah Jongg table {table_id}",
+                                                       "open the table's thread", table=table_id)
+        except DiscordFailure:
+            return channel_id  # not a text channel, or no permission to make threads: play in the channel
+        return thread.id
 
     @new.autocomplete("card")
-    async def _cards(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+    async def _cards(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[str]]:
         names = self.bot.leagues.cards.names(interaction.guild_id) if interaction.guild_id else []
         return [app_commands.Choice(name=name, value=name) for name in names if typed.lower() in name][:25]
 
     @new.autocomplete("league")
-    async def _leagues(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+    async def _leagues(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[str]]:
         names = await self.bot.leagues.names(interaction.guild_id) if interaction.guild_id else []
         return [app_commands.Choice(name=name, value=name) for name in names if typed.lower() in name.lower()][:25]
 
     @app_commands.command(name="join", description="Take a seat at this table")
     @app_commands.describe(seat="a seat number, 0 to 3 (default: the first free one)")
-    async def join(self, interaction: discord.Interaction, seat: app_commands.Range[int, 0, 3] | None = None) -> None:
+    async def join(self, interaction: Interaction, seat: app_commands.Range[int, 0, 3] | None = None) -> None:
         """Take a seat."""
         update = await self.bot.service.join(table_for(self.bot, interaction), interaction.user.id,
                                              interaction.user.display_name, seat)
         await reply(interaction, f"You're in seat {update.view.seat_of(interaction.user.id)}.")
 
     @app_commands.command(name="leave", description="Leave this table (mid-game a computer finishes for you)")
-    async def leave(self, interaction: discord.Interaction) -> None:
+    async def leave(self, interaction: Interaction) -> None:
         """Leave the table."""
-        await self.bot.controls._leave(interaction, table_for(self.bot, interaction))
+        await self.bot.controls.leave(interaction, table_for(self.bot, interaction))
 
     @app_commands.command(name="computer", description="Seat a computer player")
     @app_commands.describe(level="how well it plays", seat="a seat number, 0 to 3 (default: the first free one)")
     @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
-    async def computer(self, interaction: discord.Interaction, level: str = "normal",
+    async def computer(self, interaction: Interaction, level: str = "normal",
                        seat: app_commands.Range[int, 0, 3] | None = None) -> None:
         """Seat a computer."""
         update = await self.bot.service.add_computer(table_for(self.bot, interaction), level, seat)
@@ -129,16 +126,16 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
         await reply(interaction, f"A {level} computer player sits in seat {added}.")
 
     @app_commands.command(name="start", description="Deal the next game")
-    async def start(self, interaction: discord.Interaction) -> None:
+    async def start(self, interaction: Interaction) -> None:
         """Deal."""
         table = table_for(self.bot, interaction)
-        self.bot.controls._require_seated_or_creator(table, interaction.user.id)
         await defer(interaction)
-        await self.bot.service.start(table)
+        await self.bot.service.start(table, by=interaction.user.id)
         await reply(interaction, "Dealt! Your rack is in your DMs.")
 
-    @app_commands.command(name="close", description="Close this table (its opener or a server manager)")
-    async def close(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="close", description="Close this table (its opener or a server manager); a game in "
+                                                    "progress is abandoned")
+    async def close(self, interaction: Interaction) -> None:
         """Close the table."""
         manager = isinstance(interaction.user, discord.Member) and interaction.user.guild_permissions.manage_guild
         table = table_for(self.bot, interaction)
@@ -146,7 +143,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
         await reply(interaction, f"Table {table} is closed.")
 
     @app_commands.command(name="show", description="The table as it is now, just for you")
-    async def show(self, interaction: discord.Interaction) -> None:
+    async def show(self, interaction: Interaction) -> None:
         """The table image and whose turn it is, privately."""
         table = table_for(self.bot, interaction)
         update = self.bot.service.snapshot(table)

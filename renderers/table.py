@@ -96,11 +96,11 @@ def _status(view: PublicView, labels: Sequence[str]) -> str:
 
 
 def _result_text(view: PublicView, labels: Sequence[str]) -> str:
-    result = view.result or {}
-    winner = result.get("winner")
-    if winner is None:
-        return "Wall game: no winner" if result.get("how") == "wall" else "Game over"
-    how = "self-picked" if result.get("how") in ("self_pick", "heavenly") else "on a discard"
+    result = view.result
+    winner = result.winner if result is not None else None
+    if result is None or winner is None:
+        return "Wall game: no winner" if result is not None and result.how == "wall" else "Game over"
+    how = "self-picked" if result.self_pick else "on a discard"
     return f"Mah Jongg! {view.seats[winner].wind} ({labels[winner]}), {how}"
 
 
@@ -138,7 +138,7 @@ def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, seat
            height: int) -> None:
     left, right = MARGIN, WIDTH - MARGIN
     to_play = view.phase in (Phase.PLAY, Phase.CALL_WINDOW) and seat.seat == view.turn and not seat.empty
-    winner = view.result is not None and view.result.get("winner") == seat.seat
+    winner = view.result is not None and view.result.winner == seat.seat
     fill = FELT_DARK if seat.dead or seat.empty else FELT_LIGHT
     outline, width = (HIGHLIGHT, 5) if to_play or winner else ((ALERT, 3) if seat.dead else (FELT_DARK, 2))
     draw.rounded_rectangle((left, top, right, top + height), radius=12, fill=fill, outline=outline, width=width)
@@ -215,11 +215,9 @@ def _discards(image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, l
 
 
 def _winning_groups(view: PublicView) -> list[list[int]]:
-    if view.result is None or view.result.get("winner") is None:
+    if view.result is None or view.result.winner is None:
         return []
-    from bot.engine.notation import parse_tiles
-
-    return [parse_tiles(group) for group in view.result.get("tiles", []) if group]
+    return [list(group) for group in view.result.tiles if group]
 
 
 def _winning_hand(image: Image.Image, draw: ImageDraw.ImageDraw, groups: list[list[int]], caption: str,
@@ -236,11 +234,12 @@ def _winning_hand(image: Image.Image, draw: ImageDraw.ImageDraw, groups: list[li
 
 
 def _winning_caption(view: PublicView) -> str:
-    result = view.result or {}
-    value = result.get("value", 0)
-    what = "four sets and a pair" if result.get("line") == "classical" else f"line {result.get('line') or '?'}"
-    text = f"Winning hand: {what}, {value} points"
-    if result.get("jokerless"):
+    result = view.result
+    if result is None:
+        return "Winning hand"
+    what = "four sets and a pair" if result.line == "classical" else f"line {result.line or '?'}"
+    text = f"Winning hand: {what}, {result.value} points"
+    if result.jokerless:
         text += ", jokerless"
     return text
 

@@ -248,4 +248,4 @@ def test_M10_wall_game_pays_nothing() -> None:
     assert table.state.result is not None and table.state.result.how == "wall"
     assert table.state.result.winner is None
     assert amounts(table.state) == {}
-    assert public_view(table.game).result is not None and public_view(table.game).result["payouts"] == []
+    assert public_view(table.game).result is not None and public_view(table.game).payouts == ()

@@ -18,7 +18,7 @@ from .legal import legal_actions
 from .payouts import payouts
 from .queries import seat_wind, tiles_in_sight, unanswered
 from .rules import TableRules
-from .state import Phase
+from .state import Payout, Phase, Result
 from .tiles import TileSet, code, display_sorted
 
 
@@ -53,7 +53,8 @@ class PublicView:
     waiting_for: tuple[int, ...]  # seats whose answer the table is waiting for
     card_id: str
     game_no: int
-    result: dict[str, Any] | None
+    result: Result | None  # how the game ended, once it has
+    payouts: tuple[Payout, ...] = ()  # who paid whom, once it has ended (penalties first)
 
     def to_json(self) -> dict[str, Any]:
         """The public view as plain JSON."""
@@ -66,7 +67,9 @@ class PublicView:
             "window_tile": code(self.window_tile) if self.window_tile is not None else None,
             "window_discarder": self.window_discarder, "mahjong_only": self.mahjong_only,
             "charleston_step": self.charleston_step, "blind_allowed": self.blind_allowed,
-            "waiting_for": list(self.waiting_for), "result": self.result,
+            "waiting_for": list(self.waiting_for),
+            "result": None if self.result is None else {**self.result.to_json(),
+                                                         "payouts": [p.to_json() for p in self.payouts]},
         }
 
 
@@ -116,13 +119,10 @@ def public_view(game: Game) -> PublicView:
     if state.phase == Phase.CHARLESTON and state.charleston is not None:
         pass_step = ch.PASSES[state.charleston.stage]
         step, blind = pass_step.name, pass_step.blind_allowed
-    result = None
-    if state.result is not None:
-        result = {**state.result.to_json(), "payouts": [p.to_json() for p in payouts(state)]}
     return PublicView(state.phase, state.east, state.turn, state.turn_state.needs_draw, len(state.wall), seats,
                       tuple(state.discards), window.tile if window else None,
                       window.discarder if window else None, bool(window and window.mahjong_only), step, blind,
-                      tuple(waiting_for(game)), state.card_id, state.game_no, result)
+                      tuple(waiting_for(game)), state.card_id, state.game_no, state.result, tuple(payouts(state)))
 
 
 def waiting_for(game: Game) -> list[int]:

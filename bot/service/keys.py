@@ -10,9 +10,15 @@ The seat is not part of the key (the service knows who pressed), so one key mean
     b.17            swap a blank for discard 17    dr       draw              exposure 0
     k.RD            classical: lay down a kong of Red Dragon (four in the rack, or the fourth on one's pung)
     c.4D-6D         classical: call a 5 Dot for a chow with the 4 and 6 (the call key names the rack tiles)
+
+This module is the one place that knows the grammar: each kind has its builder (``discard_key``, ``call_key``,
+...), :func:`action_key` writes any action's key with them, and :func:`parse_action_key` reads every kind back.
+Nothing else assembles or splits a key (``tests/test_layout.py`` checks the cogs).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from bot.engine.actions import (
     Action,
@@ -37,43 +43,94 @@ from .errors import ErrorKind, TableError
 
 MAX_KEY_LENGTH = 60
 
+# The keys with no parts.
+CALL_MAHJONG = "cm"
+PASS = "p"
+HOLD = "h"
+DECLARE = "m"
+DRAW = "dr"
 
-def _tiles(tiles: tuple[int, ...]) -> str:
+
+def _tiles(tiles: Sequence[int]) -> str:
     return "-".join(code(t) for t in tiles)
+
+
+# -- one builder per kind (the cogs build keys only with these) -----------------------------------------------------
+def discard_key(tile: int) -> str:
+    """Discard ``tile``: ``d.5D``."""
+    return f"d.{code(tile)}"
+
+
+def call_key(tiles: Sequence[int]) -> str:
+    """Call the discard for an exposure with these rack tiles: ``c.5D-5D-J``."""
+    if not tiles:
+        raise ValueError("a call names the rack tiles of its exposure")
+    return f"c.{_tiles(tiles)}"
+
+
+def charleston_key(tiles: Sequence[int], blind: int = 0) -> str:
+    """A Charleston pass of these rack tiles, and how many go blind: ``cp.5D-N-RD.0``, ``cp..3``."""
+    return f"cp.{_tiles(tiles)}.{blind}"
+
+
+def vote_key(stop: bool) -> str:
+    """Stop the Charleston after the first left (``v.1``), or go on (``v.0``)."""
+    return f"v.{int(stop)}"
+
+
+def courtesy_key(tiles: Sequence[int]) -> str:
+    """A courtesy offer of these tiles (none: ``co.``)."""
+    return f"co.{_tiles(tiles)}"
+
+
+def exchange_key(owner: int, exposure: int, tile: int) -> str:
+    """Give ``tile`` for the joker in exposure ``exposure`` of seat ``owner``: ``x.2.0.5D``."""
+    return f"x.{owner}.{exposure}.{code(tile)}"
+
+
+def swap_key(discard: int) -> str:
+    """Swap a blank for discard number ``discard``: ``b.17``."""
+    return f"b.{discard}"
+
+
+def kong_key(tile: int) -> str:
+    """Classical: lay down a kong of ``tile`` on one's own turn: ``k.RD``."""
+    return f"k.{code(tile)}"
 
 
 def action_key(action: Action) -> str:
     """The key of ``action`` (see the module docstring); parses back with :func:`parse_action_key`."""
     match action:
         case Discard(tile=tile):
-            return f"d.{code(tile)}"
+            return discard_key(tile)
         case Call(mahjong=True):
-            return "cm"
+            return CALL_MAHJONG
         case Call(tiles=tiles):
-            return f"c.{_tiles(tiles)}"
+            return call_key(tiles)
         case PassCall():
-            return "p"
+            return PASS
         case Hold():
-            return "h"
+            return HOLD
         case DeclareMahJongg():
-            return "m"
+            return DECLARE
         case Draw():
-            return "dr"
+            return DRAW
         case CharlestonPass(tiles=tiles, blind=blind):
-            return f"cp.{_tiles(tiles)}.{blind}"
+            return charleston_key(tiles, blind)
         case CharlestonVote(stop=stop):
-            return f"v.{int(stop)}"
+            return vote_key(stop)
         case CourtesyOffer(tiles=tiles):
-            return f"co.{_tiles(tiles)}"
+            return courtesy_key(tiles)
         case ExchangeJoker(owner=owner, exposure=exposure, tile=tile):
-            return f"x.{owner}.{exposure}.{code(tile)}"
+            return exchange_key(owner, exposure, tile)
         case SwapBlank(discard=discard):
-            return f"b.{discard}"
+            return swap_key(discard)
         case DeclareKong(tile=tile):
-            return f"k.{code(tile)}"
+            return kong_key(tile)
     raise ValueError(f"no key for {action!r}")  # the table's own actions (closing a window) have none
 
 
+# -- the parser: one case per kind ------------------------------------------------------------------------------
 def parse_action_key(key: str, seat: int) -> Action:
     """The action ``key`` stands for, taken by ``seat``; a malformed key is a :class:`TableError` (BAD_INPUT)."""
     try:
@@ -81,6 +138,14 @@ def parse_action_key(key: str, seat: int) -> Action:
     except (ValueError, TileError, IndexError):
         raise TableError(ErrorKind.BAD_INPUT, f"'{key[:MAX_KEY_LENGTH]}' is not a move this table knows. Use the "
                          "buttons or the command's suggestions.") from None
+
+
+def is_key_of(text: str, kind: type[Action]) -> bool:
+    """Whether ``text`` is a well-formed key of an action of type ``kind`` (a call, a blank swap, ...)."""
+    try:
+        return isinstance(_parse(text, 0), kind)
+    except (ValueError, TileError, IndexError):
+        return False
 
 
 def _parse_tiles(text: str) -> tuple[int, ...]:
@@ -98,8 +163,8 @@ def _parse(key: str, seat: int) -> Action:
         raise ValueError(key)
     head, _, rest = key.partition(".")
     parts = rest.split(".") if rest or key.endswith(".") else []
-    simple: dict[str, Action] = {"cm": Call(seat, (), True), "p": PassCall(seat), "h": Hold(seat),
-                                 "m": DeclareMahJongg(seat), "dr": Draw(seat)}
+    simple: dict[str, Action] = {CALL_MAHJONG: Call(seat, (), True), PASS: PassCall(seat), HOLD: Hold(seat),
+                                 DECLARE: DeclareMahJongg(seat), DRAW: Draw(seat)}
     if head in simple and not parts:
         return simple[head]
     match head, parts:

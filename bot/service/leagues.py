@@ -184,6 +184,10 @@ class LeagueService:
         """Remember a manager of the guild, to tell them when a weekly post fails."""
         await store.saw_manager(self.db, guild_id, user_id, self.now_iso())
 
+    async def managers(self, guild_id: int) -> list[int]:
+        """The guild's managers seen most recently (the bot sees no member list), to tell what needs a manager."""
+        return await store.managers_of(self.db, guild_id)
+
     async def create(self, guild_id: int, name: str, *, timezone: str = "UTC", week_start: int = 0,
                      by: int | None = None) -> LeagueRow:
         """A new league in the guild (names are unique per guild, whatever their case)."""

@@ -16,7 +16,8 @@ from bot.store.records import TableRow
 
 from .choices import SeatChoices, choices_for
 from .decisions import claimable, current_token
-from .updates import LOBBY, SeatInfo, SeatUpdate, TableOptions, TableUpdate, TableView
+from .display import Display
+from .updates import Cause, SeatInfo, SeatUpdate, TableOptions, TablePhase, TableStatus, TableUpdate, TableView
 
 DEFAULT_LEVEL = "normal"  # the computer that stands in for an away player
 
@@ -52,6 +53,11 @@ class LiveTable:
         """Seats of people a computer is playing for."""
         return {s.seat for s in self.row.seats if s.away and s.player_id is not None}
 
+    @property
+    def display(self) -> Display:
+        """Where the table is shown (the Discord layer's record, stored with the table)."""
+        return Display.from_json(self.row.display)
+
     def seat_of(self, player_id: int) -> int | None:
         """The seat ``player_id`` holds here, if any."""
         return next((s.seat for s in self.row.seats if s.player_id == player_id), None)
@@ -80,17 +86,17 @@ class LiveTable:
         seats = tuple(SeatInfo(s.seat, s.player_id, self.names.get(s.seat), self.computer_level(s.seat),
                                s.away and s.player_id is not None) for s in self.row.seats)
         wild = Tile.F if self.rules.flowers_wild else Tile.J
-        return TableView(self.table_id, self.row.guild_id, self.row.channel_id, self.row.status, self.row.created_by,
-                         self.rules, self.options, seats, wild, self.row.games_played,
-                         public_view(self.game) if self.game is not None else None, dict(self.row.display))
+        return TableView(self.table_id, self.row.guild_id, self.row.channel_id, TableStatus(self.row.status),
+                         self.row.created_by, self.rules, self.options, seats, wild, self.row.games_played,
+                         public_view(self.game) if self.game is not None else None, self.display)
 
-    def table_update(self, cause: str, events: list[Event], *, change: bool = True) -> TableUpdate:
+    def table_update(self, cause: Cause, events: list[Event], *, change: bool = True) -> TableUpdate:
         """The next public update, for a change just made; with ``change`` False, the table as it is (for a look,
         not a change: its version is the last update's)."""
         if change:
             self.updates += 1
         game = self.game
-        phase = game.state.phase.value if game is not None else LOBBY
+        phase = TablePhase.of(game.state.phase if game is not None else None)
         token = current_token(game) if game is not None else None
         return TableUpdate(self.table_id, self.updates, cause, phase, self.awaiting(), self.deadline, token,
                            tuple(e for e in events if not e.private), self.view(),

@@ -30,7 +30,7 @@ from .clock import Clock
 from .decisions import current_token, gone_message, is_token, open_tokens
 from .errors import ErrorKind, TableError
 from .live import LiveTable
-from .updates import TableUpdate
+from .updates import Cause, TableStatus, TableUpdate
 
 CHARLESTON_PHASES = (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY)
 ALL_AT_ONCE = (*CHARLESTON_PHASES, Phase.CALL_WINDOW)  # decisions every awaited computer answers together
@@ -46,7 +46,7 @@ class GamePlay:
     charleston_timeout: float
     _wake: asyncio.Event
 
-    def _publish(self, table: LiveTable, cause: str, events: list[Event]) -> TableUpdate:
+    def _publish(self, table: LiveTable, cause: Cause, events: list[Event]) -> TableUpdate:
         raise NotImplementedError
 
     async def _reload(self, table: LiveTable) -> None:
@@ -64,7 +64,7 @@ class GamePlay:
             raise TableError(ErrorKind.GONE, gone_message(token))
 
     # -- applying and saving -------------------------------------------------------------------------------------
-    async def _apply(self, table: LiveTable, action: Action, cause: str) -> tuple[TableUpdate, list[Event]]:
+    async def _apply(self, table: LiveTable, action: Action, cause: Cause) -> tuple[TableUpdate, list[Event]]:
         """Apply, save, then publish. If saving fails the table is reloaded from the database."""
         game = table.game
         assert game is not None and table.game_id is not None
@@ -105,7 +105,7 @@ class GamePlay:
         await records.finish_game(conn, table.game_id, table.table_id, state.result.to_json(), east)
         await ledger.settle(conn, table.game_id, table.row.guild_id, transfers, memo=f"table {table.table_id}")
         table.row.next_east = east
-        table.row.status = "open"
+        table.row.status = TableStatus.OPEN
         table.deadline = table.auto_at = None
 
     async def _save_deadline(self, table: LiveTable) -> None:
@@ -151,7 +151,7 @@ class GamePlay:
         while table.playing and table.game is not None:
             game = table.game
             if _needs_draw(game):
-                await self._apply(table, Draw(game.state.turn), "auto")
+                await self._apply(table, Draw(game.state.turn), Cause.AUTO)
                 made += 1
                 continue
             if table.auto_at is None or table.auto_at > self.clock.now():
@@ -166,7 +166,7 @@ class GamePlay:
                     break  # the decision was settled by the moves before
                 level = table.computer_level(seat)
                 assert level is not None
-                await self._apply(table, computer_move(level, game, seat), "auto")
+                await self._apply(table, computer_move(level, game, seat), Cause.AUTO)
                 made += 1
         return made
 
@@ -181,12 +181,12 @@ class GamePlay:
         deadline = table.deadline
         if deadline is not None and deadline <= now and (table.auto_at is None or deadline <= table.auto_at):
             if table.game.state.phase == Phase.CALL_WINDOW:
-                await self._apply(table, CloseWindow(TABLE), "deadline")
+                await self._apply(table, CloseWindow(TABLE), Cause.DEADLINE)
             else:
                 table.deadline = None
                 late = table.people_awaited()
                 if late:
-                    await self._set_away(table, late, "deadline", at_once=True)
+                    await self._set_away(table, late, Cause.DEADLINE, at_once=True)
                 else:
                     await self._save_deadline(table)
             acted += 1
@@ -199,10 +199,11 @@ class GamePlay:
             if await self._auto(table) == 0:
                 if table.game.state.phase != Phase.CALL_WINDOW:
                     break
-                await self._apply(table, CloseWindow(TABLE), "deadline")  # a window waiting only for its clock
+                await self._apply(table, CloseWindow(TABLE), Cause.DEADLINE)  # a window waiting only for its clock
 
     # -- away and back -------------------------------------------------------------------------------------------
-    async def _set_away(self, table: LiveTable, seats: list[int], cause: str, *, at_once: bool = False) -> TableUpdate:
+    async def _set_away(self, table: LiveTable, seats: list[int], cause: Cause, *,
+                        at_once: bool = False) -> TableUpdate:
         """Computers take these players' seats until they come back (saved, so a restart keeps it)."""
         async with self.db.transaction() as conn:
             await records.set_away(conn, table.table_id, {s: True for s in seats})
@@ -224,7 +225,7 @@ class GamePlay:
         game = table.game
         self._schedule(table, current_token(game) if game is not None else None, None)
         await self._save_deadline(table)
-        return self._publish(table, "back", [public(EventKind.BACK, seat)])
+        return self._publish(table, Cause.BACK, [public(EventKind.BACK, seat)])
 
 
 def _needs_draw(game: Game) -> bool:

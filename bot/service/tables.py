@@ -18,7 +18,6 @@ import contextlib
 import random
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import Any
 
 from bot.ai.players import LEVELS
 from bot.engine.actions import Action
@@ -36,19 +35,21 @@ from bot.store.records import SeatRow
 from .cards import UnknownCard, card_files, load_card
 from .clock import Clock, SystemClock
 from .decisions import open_tokens
+from .display import Display
 from .errors import ErrorKind, TableError
 from .guild_cards import GuildCards
 from .hints import Hint, hints_for
 from .hub import Hub, SeatListener, TableListener
 from .keys import parse_action_key
 from .live import LiveTable
+from .lookup import TableLookup
 from .play import GamePlay, snapshot
-from .updates import SeatUpdate, TableOptions, TableUpdate, TableView
+from .updates import Cause, SeatUpdate, TableOptions, TableStatus, TableUpdate
 
 MAX_COMPUTER_DELAY = 5.0
 
 
-class TableService(GamePlay):
+class TableService(GamePlay, TableLookup):
     """Every open table of one bot process, and the clock that moves them on."""
 
     def __init__(self, db: Database, *, clock: Clock | None = None, cards: Callable[[str], Card] = load_card,
@@ -66,11 +67,12 @@ class TableService(GamePlay):
         self._wake = asyncio.Event()
 
     @classmethod
-    async def open(cls, path: str, **kwargs: Any) -> TableService:
+    async def open(cls, path: str, *, clock: Clock | None = None, computer_delay: float = 1.5,
+                   seeds: Iterator[int] | None = None) -> TableService:
         """Open (and migrate) the database at ``path`` and restore every open table from it."""
         db = await Database.open(path)
         try:
-            service = cls(db, **kwargs)
+            service = cls(db, clock=clock, computer_delay=computer_delay, seeds=seeds)
             await service.restore()
         except BaseException:
             await db.close()
@@ -101,60 +103,18 @@ class TableService(GamePlay):
         """Wait until every update published so far has reached its listeners."""
         await self.hub.drain()
 
-    def _publish(self, table: LiveTable, cause: str, events: list[Event]) -> TableUpdate:
+    def _publish(self, table: LiveTable, cause: Cause, events: list[Event]) -> TableUpdate:
         update = table.table_update(cause, events)
         humans = {s.seat for s in table.row.seats if s.player_id is not None}
         wanted = self.hub.seats_wanted(table.table_id, humans)
         self.hub.publish(update, {s: table.seat_update(update, s, events) for s in wanted})
         return update
 
-    # -- finding tables ----------------------------------------------------------------------------------------
-    def table(self, table_id: int) -> LiveTable:
-        """An open table, or a TableError (NO_TABLE)."""
-        table = self.tables.get(table_id)
-        if table is None:
-            raise TableError(ErrorKind.NO_TABLE, f"There is no open table {table_id}.")
-        return table
-
-    def tables_at(self, guild_id: int, channel_id: int) -> list[LiveTable]:
-        """The open tables in one channel (or thread) of a guild."""
-        return [t for t in self.tables.values() if (t.row.guild_id, t.row.channel_id) == (guild_id, channel_id)]
-
-    def table_at(self, guild_id: int, channel_id: int) -> LiveTable:
-        """The one open table in a channel, or a TableError saying there is none (or which to pick)."""
-        found = self.tables_at(guild_id, channel_id)
-        if not found:
-            raise TableError(ErrorKind.NO_TABLE, "There is no open table here. Open one with /table new, or use "
-                             "this command in a table's thread.")
-        if len(found) > 1:
-            ids = ", ".join(str(t.table_id) for t in found)
-            raise TableError(ErrorKind.NO_TABLE, f"Several tables are open here ({ids}): use the command in the "
-                             "table's own thread.")
-        return found[0]
-
-    def tables_of(self, player_id: int) -> list[LiveTable]:
-        """The open tables where ``player_id`` has a seat."""
-        return [t for t in self.tables.values() if t.seat_of(player_id) is not None]
-
-    def view(self, table_id: int) -> TableView:
-        """The public view of a table now."""
-        return self.table(table_id).view()
-
-    def snapshot(self, table_id: int) -> TableUpdate:
-        """The table as it is now, as everyone may see it (a look, not a change)."""
-        return self.table(table_id).table_update("show", [], change=False)
-
-    def seat_update(self, table_id: int, player_id: int) -> SeatUpdate:
-        """The caller's own seat as it is now (rack, choices): for "show my rack"; never another seat's."""
-        table = self.table(table_id)
-        seat = self._seat(table, player_id)
-        return table.seat_update(table.table_update("show", [], change=False), seat, [])
-
     def card_ids(self) -> list[str]:
         """The cards a table may be opened with."""
         return sorted(card_files())
 
-    def make_rules(self, preset: str, *, card: str | None = None, **options: Any) -> TableRules:
+    def make_rules(self, preset: str, *, card: str | None = None, **options: int | float | str | bool) -> TableRules:
         """Table rules from a preset and options, checked (an unknown card or a bad value is a TableError)."""
         if card is None:
             card = {"nmjl-1946": "nmjl-1946", "classical": "classical"}.get(preset, "practice")
@@ -198,7 +158,7 @@ class TableService(GamePlay):
         table = LiveTable(row, rules, options)
         self.tables[table_id] = table
         async with table.lock:
-            return self._publish(table, "create", [public(EventKind.TABLE_OPENED, None, table_id=table_id)])
+            return self._publish(table, Cause.CREATE, [public(EventKind.TABLE_OPENED, None, table_id=table_id)])
 
     async def join(self, table_id: int, player_id: int, name: str, seat: int | None = None) -> TableUpdate:
         """Seat a player (in ``seat``, or the first free one)."""
@@ -213,7 +173,7 @@ class TableService(GamePlay):
                 await records.set_seat(conn, table_id, seat, player_id, None)
             table.row.seats[seat] = SeatRow(seat, player_id, None)
             table.names[seat] = name
-            return self._publish(table, "join", [public(EventKind.JOINED, seat, name=name)])
+            return self._publish(table, Cause.JOIN, [public(EventKind.JOINED, seat, name=name)])
 
     async def add_computer(self, table_id: int, level: str = "normal", seat: int | None = None) -> TableUpdate:
         """Seat a computer player of ``level``."""
@@ -228,7 +188,7 @@ class TableService(GamePlay):
                 await records.set_seat(conn, table_id, seat, None, level)
             table.row.seats[seat] = SeatRow(seat, None, level)
             table.names[seat] = f"Computer ({level})"
-            return self._publish(table, "computer", [public(EventKind.COMPUTER_ADDED, seat, level=level)])
+            return self._publish(table, Cause.COMPUTER, [public(EventKind.COMPUTER_ADDED, seat, level=level)])
 
     async def leave(self, table_id: int, player_id: int) -> TableUpdate:
         """Give up a seat. Mid-game a computer finishes the hand and the seat stays the player's for the ledger."""
@@ -236,12 +196,12 @@ class TableService(GamePlay):
         async with table.lock:
             seat = self._seat(table, player_id)
             if table.playing:
-                return await self._set_away(table, [seat], "leave", at_once=True)
+                return await self._set_away(table, [seat], Cause.LEAVE, at_once=True)
             async with self.db.transaction() as conn:
                 await records.set_seat(conn, table_id, seat, None, None)
             table.row.seats[seat] = SeatRow(seat, None, None)
             name = table.names.pop(seat, None)
-            return self._publish(table, "leave", [public(EventKind.LEFT, seat, name=name)])
+            return self._publish(table, Cause.LEAVE, [public(EventKind.LEFT, seat, name=name)])
 
     async def remove_computer(self, table_id: int, seat: int) -> TableUpdate:
         """Free a computer's seat between games."""
@@ -255,7 +215,7 @@ class TableService(GamePlay):
                 await records.set_seat(conn, table_id, seat, None, None)
             table.row.seats[seat] = SeatRow(seat, None, None)
             table.names.pop(seat, None)
-            return self._publish(table, "leave", [public(EventKind.LEFT, seat, name=None)])
+            return self._publish(table, Cause.LEAVE, [public(EventKind.LEFT, seat, name=None)])
 
     async def come_back(self, table_id: int, player_id: int) -> TableUpdate:
         """A player whose seat a computer took over plays it again."""
@@ -267,19 +227,22 @@ class TableService(GamePlay):
             return await self._set_back(table, seat)
 
     async def close_table(self, table_id: int, by: int | None = None, *, manager: bool = False) -> TableUpdate:
-        """Close a table between games (only its creator or a server manager may); it is no longer loaded."""
+        """Close a table (only its creator or a server manager may; ``by`` None: the program itself, when its
+        place in Discord is gone). It is no longer loaded. A game in progress is abandoned: recorded as such,
+        with no chips changing hands (a finished game is settled already)."""
         table = self.table(table_id)
         async with table.lock:
             if by is not None and not manager and by != table.row.created_by:
                 raise TableError(ErrorKind.FORBIDDEN, "Only the player who opened this table, or a server "
                                  "manager, may close it.")
-            self._require_seating(table)
             async with self.db.transaction() as conn:
-                await records.set_table_status(conn, table_id, "closed")
-            table.row.status = "closed"
+                if table.playing and table.game_id is not None:
+                    await records.abandon_game(conn, table.game_id)
+                await records.set_table_status(conn, table_id, TableStatus.CLOSED.value)
+            table.row.status = TableStatus.CLOSED
             table.deadline = table.auto_at = None
             del self.tables[table_id]
-            return self._publish(table, "close", [public(EventKind.TABLE_CLOSED, None)])
+            return self._publish(table, Cause.CLOSE, [public(EventKind.TABLE_CLOSED, None)])
 
     async def relocate(self, table_id: int, channel_id: int) -> None:
         """Move a table to another channel of its guild (the thread opened for it)."""
@@ -288,20 +251,17 @@ class TableService(GamePlay):
             await records.set_channel(conn, table_id, channel_id)
             table.row.channel_id = channel_id
 
-    async def set_display(self, table_id: int, **data: object) -> None:
-        """Remember where the table is shown (message ids and the like: the caller's data, kept across restarts)."""
+    async def update_display(self, table_id: int, change: Callable[[Display], Display]) -> Display:
+        """Change where the table is shown (``change`` is applied to the record as it is, under the table's lock,
+        so two changes never undo each other); kept across restarts. Returns the new record."""
         table = self.table(table_id)
         async with table.lock:
-            display = {**table.row.display, **data}
+            display = change(table.display)
+            stored = display.to_json()
             async with self.db.transaction() as conn:
-                await records.set_display(conn, table_id, display)
-            table.row.display = display
-
-    def _seat(self, table: LiveTable, player_id: int) -> int:
-        seat = table.seat_of(player_id)
-        if seat is None:
-            raise TableError(ErrorKind.NOT_SEATED, "You have no seat at this table. Join it first (/table join).")
-        return seat
+                await records.set_display(conn, table_id, stored)
+            table.row.display = stored
+            return display
 
     def _require_seating(self, table: LiveTable) -> None:
         if table.playing:
@@ -335,10 +295,13 @@ class TableService(GamePlay):
             raise TableError(ErrorKind.BAD_INPUT, f"The card '{card_id}' can't be used: {exc.problems[0]}") from None
 
     # -- games -----------------------------------------------------------------------------------------------
-    async def start(self, table_id: int) -> TableUpdate:
-        """Deal the next game (East rotating from game to game)."""
+    async def start(self, table_id: int, by: int | None = None) -> TableUpdate:
+        """Deal the next game (East rotating from game to game); ``by``, when given, must be seated here or have
+        opened the table."""
         table = self.table(table_id)
         async with table.lock:
+            if by is not None and table.seat_of(by) is None and table.row.created_by != by:
+                raise TableError(ErrorKind.NOT_SEATED, "Only a player at this table can start the game.")
             self._require_seating(table)
             filled = [s.seat for s in table.row.seats if s.player_id is not None or s.computer_level is not None]
             rules = table.rules
@@ -365,12 +328,12 @@ class TableService(GamePlay):
             for seat in table.row.seats:
                 seat.away = False
             table.row.games_played = game_no
-            table.row.status = "playing"
+            table.row.status = TableStatus.PLAYING
             table.game = game
             table.version = 0
             self._schedule(table, None, None)
             await self._save_deadline(table)
-            update = self._publish(table, "start", events)
+            update = self._publish(table, Cause.START, events)
             await self._auto(table)
             return update
 
@@ -390,7 +353,7 @@ class TableService(GamePlay):
             self._require_open(game, token)
             if seat in table.away:
                 await self._set_back(table, seat)  # acting is proof of presence
-            update, events = await self._apply(table, action, "act")
+            update, events = await self._apply(table, action, Cause.ACT)
             mine = table.seat_update(update, seat, events)
             await self._auto(table)
             return mine

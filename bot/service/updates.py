@@ -8,18 +8,65 @@ whoever asked for that seat.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from enum import StrEnum
 
 from bot.engine.events import Event
 from bot.engine.rules import TableRules
+from bot.engine.state import Phase
 from bot.engine.views import PublicView, SeatView
 
 from .choices import SeatChoices
+from .display import Display
 
-LOBBY = "lobby"  # the phase of a table between games
 DEFAULT_COMPUTER_DELAY = 1.5  # seconds
+
+
+class TablePhase(StrEnum):
+    """Where a table stands: between games (``LOBBY``), or in its game's phase (the engine's :class:`Phase`, with
+    the same values)."""
+
+    LOBBY = "lobby"
+    CHARLESTON = Phase.CHARLESTON.value
+    CHARLESTON_VOTE = Phase.CHARLESTON_VOTE.value
+    COURTESY = Phase.COURTESY.value
+    PLAY = Phase.PLAY.value
+    CALL_WINDOW = Phase.CALL_WINDOW.value
+    FINISHED = Phase.FINISHED.value
+
+    @staticmethod
+    def of(phase: Phase | None) -> TablePhase:
+        """The table's phase for its game's ``phase`` (None: no game dealt yet)."""
+        return TablePhase.LOBBY if phase is None else TablePhase(phase.value)
+
+
+LOBBY = TablePhase.LOBBY  # the phase of a table between games
+
+
+class Cause(StrEnum):
+    """What made a :class:`TableUpdate`."""
+
+    CREATE = "create"  # the table was opened
+    JOIN = "join"  # a person took a seat
+    LEAVE = "leave"  # a person left (mid-game: a computer plays on for her), or a computer was removed
+    COMPUTER = "computer"  # a computer player was seated
+    START = "start"  # a game was dealt
+    ACT = "act"  # a person moved
+    AUTO = "auto"  # a draw, or a computer's move
+    DEADLINE = "deadline"  # a call window ran out, or late players' seats went to computers
+    BACK = "back"  # a person took her seat back from the computer
+    CLOSE = "close"  # the table was closed (a game in progress is abandoned)
+    SHOW = "show"  # a look at the table, not a change
+
+
+class TableStatus(StrEnum):
+    """A table's status, as stored."""
+
+    OPEN = "open"  # seating players, or between games
+    PLAYING = "playing"  # a game is in progress
+    CLOSED = "closed"  # closed for good
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,14 +75,17 @@ class TableOptions:
 
     computer_delay: float = DEFAULT_COMPUTER_DELAY  # seconds before each computer move: players can follow, and call
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, float]:
         """The stored form."""
         return {"computer_delay": self.computer_delay}
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> TableOptions:
+    def from_dict(data: Mapping[str, object]) -> TableOptions:
         """Read the stored form (missing keys take their defaults)."""
-        return TableOptions(float(data.get("computer_delay", DEFAULT_COMPUTER_DELAY)))
+        delay = data.get("computer_delay", DEFAULT_COMPUTER_DELAY)
+        if not isinstance(delay, int | float | str):
+            raise ValueError(f"computer_delay must be a number of seconds, not {delay!r}")
+        return TableOptions(float(delay))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +116,7 @@ class TableView:
     table_id: int
     guild_id: int
     channel_id: int
-    status: str  # open, playing, closed
+    status: TableStatus
     created_by: int | None
     rules: TableRules
     options: TableOptions
@@ -74,11 +124,26 @@ class TableView:
     wild: int  # the wild tile of this table's set: the joker, or the flower under the 1946 rules
     games_played: int
     game: PublicView | None  # the game in progress or just finished
-    display: dict[str, Any] = field(default_factory=dict)  # where the table is shown (kept for the caller)
+    display: Display = field(default_factory=Display)  # where the table is shown (kept for the Discord layer)
 
     def seat_of(self, player_id: int) -> int | None:
         """The seat ``player_id`` holds here, if any."""
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the table is closed."""
+        return self.status is TableStatus.CLOSED
+
+    @property
+    def abandoned(self) -> bool:
+        """Whether the table closed with its game unfinished: that game was abandoned (no chips changed hands)."""
+        return self.closed and self.game is not None and self.game.phase != Phase.FINISHED
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The players seated here (away or not)."""
+        return tuple(s.player_id for s in self.seats if s.player_id is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,17 +153,16 @@ class TableUpdate:
     ``version`` increases by one with every update of this table in this process (order updates by it; after a
     restart the service starts again from the stored game). ``awaiting`` are the seats the table waits for and
     ``deadline`` the moment the table's clock acts if they don't (the same moment the clock uses). ``token`` is
-    the current decision (:mod:`bot.service.decisions`); ``cause`` says what made the change: ``create``,
-    ``join``, ``leave``, ``computer``, ``start``, ``act``, ``auto`` (a draw or a computer move), ``deadline``,
-    ``away``, ``back``, ``close``, ``show`` (a look, not a change). ``claimable`` is the discard that may be
+    the current decision (:mod:`bot.service.decisions`); ``cause`` says what made the change (:class:`Cause`).
+    ``claimable`` is the discard that may be
     called now, with its window's token (a live call window, or under the 1946 rules the last discard until the
     next one).
     """
 
     table_id: int
     version: int
-    cause: str
-    phase: str  # LOBBY, or the game's phase
+    cause: Cause
+    phase: TablePhase
     awaiting: tuple[int, ...]
     deadline: datetime | None
     token: str | None

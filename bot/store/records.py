@@ -165,6 +165,13 @@ async def finish_game(conn: aiosqlite.Connection, game_id: int, table_id: int, r
     await conn.execute("UPDATE tables SET status = 'open', next_east = ? WHERE table_id = ?", (next_east, table_id))
 
 
+async def abandon_game(conn: aiosqlite.Connection, game_id: int) -> None:
+    """Record an unfinished game as abandoned (its table closed mid-game): ``how`` is 'abandoned' and ``ended_at``
+    stays empty, so no standings or settlement count it; its actions and last snapshot stay for the record."""
+    await conn.execute("UPDATE games SET how = 'abandoned' WHERE game_id = ? AND ended_at IS NULL", (game_id,))
+    await conn.execute("UPDATE snapshots SET deadline = NULL WHERE game_id = ?", (game_id,))
+
+
 async def unfinished_game(db: Database, table_id: int) -> tuple[int, int, dict[str, Any], str | None] | None:
     """(game_id, version, state, deadline) of the table's game in progress, with its action log restored."""
     row = await db.fetchone(

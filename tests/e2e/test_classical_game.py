@@ -37,7 +37,7 @@ async def test_CH9_a_two_player_classical_table(discord_double: Double, tmp_path
     async with discord_double.running(bot):
         await discord_double.wait_for_commands("table")
         table_id = await open_table(discord_double, alice, rules="classical", players=2, computer_delay=0)
-        thread = discord_double.world.channels[bot.service.view(table_id).display["thread"]]
+        thread = discord_double.world.channels[bot.service.view(table_id).display.thread]
         message = lobby(discord_double, table_id)
         assert message is not None
         assert await (await alice.at(thread).click(message, f"ch:t:{table_id}:computer")).response() == 6

@@ -72,7 +72,7 @@ async def test_a_person_plays_by_command_and_uses_the_helpers(discord_double: Do
         await seat_everyone(discord_double, bot, table_id, [alice], 3)
         live = bot.service.tables[table_id]
         await discord_double.wait_for(lambda: live.game is not None, 5, "the deal")
-        here = alice.at(discord_double.world.channels[live.row.display["thread"]])
+        here = alice.at(discord_double.world.channels[live.display.thread])
         moves = 0
         while live.playing and moves < 25:  # the Charleston and a good part of the play, all typed
             if 0 not in live.people_awaited():
@@ -142,7 +142,7 @@ async def seated(discord_double: Double, tmp_path: Path) -> AsyncIterator[tuple[
         await discord_double.wait_for_commands("table", "play")
         table_id = await open_table(discord_double, alice, computer_delay=0)
         await seat_everyone(discord_double, bot, table_id, [alice], 3)
-        thread = discord_double.world.channels[bot.service.tables[table_id].row.display["thread"]]
+        thread = discord_double.world.channels[bot.service.display(table_id).thread]
         yield bot, alice.at(thread)
 
 

@@ -108,7 +108,7 @@ async def test_a_person_with_closed_dms_plays_from_the_my_rack_button(discord_do
         table_id = await open_table(discord_double, alice, computer_delay=0)
         await seat_everyone(discord_double, bot, table_id, [alice, closed], 2)
         driver = Driver(discord_double, bot, table_id, [Person(alice, 0), Person(closed, 1)])
-        await discord_double.wait_for(lambda: 1 in driver.live.row.display.get("dms_closed", []), 10,
+        await discord_double.wait_for(lambda: 1 in driver.live.display.dms_closed, 10,
                                       "the bot to notice Bea's closed DMs")
         await discord_double.wait_for(lambda: (m := driver.table_message()) is not None
                                       and "your DMs are closed" in m.content, 10, "the table message to say so")

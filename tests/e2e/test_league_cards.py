@@ -103,7 +103,7 @@ async def test_importing_a_card_with_a_good_file_and_three_bad_ones(discord_doub
         table_id = int(opened.content.split("**table ")[1].split("**")[0])
         card_id = bot.service.view(table_id).rules.card
         assert card_id == f"garden@{double.guild_id}"
-        thread = ruth.at(double.world.channels[bot.service.view(table_id).display["thread"]])
+        thread = ruth.at(double.world.channels[bot.service.view(table_id).display.thread])
         lobby = await double.wait_for(lambda: next((m for m in thread.channel.live_messages
                                                     if f"**Table {table_id}**" in m.content), None), 5, "the lobby")
         assert "· garden card ·" in lobby.content  # shown by its name here, not its id

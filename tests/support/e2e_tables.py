@@ -32,7 +32,7 @@ def lobby(double: Double, table_id: int) -> Message | None:
 async def seat_everyone(double: Double, bot: CharlestonBot, table_id: int, people: list[Player],
                         computers: int) -> None:
     """The people join with the lobby's Join button (the opener is seated already), the rest are computers."""
-    thread = double.world.channels[bot.service.view(table_id).display["thread"]]
+    thread = double.world.channels[bot.service.view(table_id).display.thread]
     for person in people[1:]:
         message = lobby(double, table_id)
         assert message is not None

@@ -89,11 +89,11 @@ class Driver:
 
     def thread(self) -> Channel:
         """The table's thread."""
-        return self.double.world.channels[self.live.row.display["thread"]]
+        return self.double.world.channels[self.live.display.thread]
 
     def table_message(self) -> Message | None:
         """The table message as it stands."""
-        message_id = self.live.row.display.get("message")
+        message_id = self.live.display.message
         found = self.double.world.messages.get(message_id) if message_id else None
         return found if found is not None and not found.deleted else None
 

@@ -77,7 +77,7 @@ async def league_game(double: Double, bot: CharlestonBot, player: Player, level:
     opened = await said(await player.slash("table", "new", computer_delay=0, **options))
     assert "opened **table" in opened.content, opened.content
     table_id = int(opened.content.split("**table ")[1].split("**")[0])
-    thread = double.world.channels[bot.service.view(table_id).display["thread"]]
+    thread = double.world.channels[bot.service.view(table_id).display.thread]
     at_table = player.at(thread)
     for _ in range(3):
         assert "computer player sits" in (await said(await at_table.slash("table", "computer", level=level))).content

@@ -118,13 +118,13 @@ async def main(out: Path) -> None:
             opened = await (await alice.slash("table", "new", computer_delay=0)).message()
             table_id = int(opened.content.split("**table ")[1].split("**")[0])
             live = bot.service.tables[table_id]
-            await double.wait_for(lambda: live.row.display.get("message") is not None, 10, "the lobby")
-            here = alice.at(double.world.channels[live.row.display["thread"]])
+            await double.wait_for(lambda: live.display.message is not None, 10, "the lobby")
+            here = alice.at(double.world.channels[live.display.thread])
             for _ in range(3):
-                lobby = double.world.messages[live.row.display["message"]]
+                lobby = double.world.messages[live.display.message]
                 await (await here.click(lobby, f"ch:t:{table_id}:computer")).response()
             await double.wait_for(lambda: all(not s.empty for s in live.view().seats), 10, "a full table")
-            lobby = double.world.messages[live.row.display["message"]]
+            lobby = double.world.messages[live.display.message]
             await (await here.click(lobby, f"ch:t:{table_id}:start")).response()
             driver = Driver(double, bot, table_id, [Person(alice, 0)])
             await driver.play(until=lambda: live.game is not None and live.game.state.turns >= 24
