@@ -108,11 +108,12 @@ class Keeper(commands.Cog):
                 self.presenter.poke(shown.table_id, now=True)
 
     # -- a write to the table's thread failed --------------------------------------------------------------------
-    async def table_failed(self, shown: ShownTable, failure: DiscordFailure) -> float | None:
-        """What to do about a failed write to a table's thread; returns when to try again (None: not at all)."""
-        thread = shown.display.thread
-        if failure.retry or thread is None:
+    async def table_failed(self, shown: ShownTable, failure: DiscordFailure, thread: int) -> float | None:
+        """What to do about a failed write to a table's ``thread``; returns when to try again (None: not at all)."""
+        if failure.retry:
             raise failure  # the throttle tries again with its backoff
+        if shown.display.thread != thread:
+            return 0.0  # the table moved meanwhile: show it in its new thread
         shown.trouble += 1
         if failure.kind is Failure.GONE:
             await self.move(shown, thread, None)

@@ -62,7 +62,9 @@ class ShownSeat:
     notes: deque[str] = field(default_factory=lambda: deque(maxlen=4))
     shown: tuple[object, ...] | None = None  # what the DM shows now
     notified: str | None = None  # the decision the current DM message was sent for
-    force_new: bool = False  # send a new message even for the same decision (/rack, a moved table)
+    renewals: int = 0  # times a new message was asked for even for the same decision (/rack, a moved table)
+    renewed: int = 0  # ... of which the DM sent so far answers
+    where: DmShown | None = None  # the standing DM as last sent (the display record has it after a restart)
     failures: int = 0  # transient failures in a row
     throttle: Throttle | None = None
 
@@ -169,7 +171,7 @@ class Presenter:
             await self._results(shown, update)
             await self._table_message(shown, update)
         except DiscordFailure as failure:
-            return await self.bot.keeper.table_failed(shown, failure)
+            return await self.bot.keeper.table_failed(shown, failure, display.thread)
         shown.trouble = 0
         if shown.display.blocked:
             log.info("table %s: the bot may post in its thread again", shown.table_id)
@@ -263,7 +265,8 @@ class Presenter:
         shown = self._seat(update)
         if note is not None:
             shown.notes.append(note)
-        shown.latest, shown.shown, shown.force_new = update, None, True
+        shown.latest, shown.shown = update, None
+        shown.renewals += 1
         assert shown.throttle is not None
         shown.throttle.poke(now=True)
         return shown
@@ -288,63 +291,71 @@ class Presenter:
 
     async def _flush_seat(self, key: tuple[int, int], shown: ShownSeat) -> float | None:
         update = shown.latest
-        if update is None or update.player_id is None or update.view is None:
+        if update is None:
             return None
-        closed = update.table.view.closed
-        try:
-            await self._write_dm(key, shown, update)
-        except DiscordFailure as failure:
-            if failure.retry:
-                shown.failures += 1
-                if shown.failures == UNREACHABLE_AFTER:
-                    self.poke(key[0])  # the table message says so
+        if update.player_id is not None and update.view is not None:  # between games nobody has a DM to keep
+            try:
+                await self._write_dm(key, shown, update)
+            except DiscordFailure as failure:
+                if failure.retry:
+                    shown.failures += 1
+                    if shown.failures == UNREACHABLE_AFTER:
+                        self.poke(key[0])  # the table message says so
                 raise
-        if shown.failures >= UNREACHABLE_AFTER:
-            self.poke(key[0])
-        shown.failures = 0
-        if closed:
-            self.seats.pop(key, None)
+            if shown.failures >= UNREACHABLE_AFTER:
+                self.poke(key[0])
+            shown.failures = 0
+        if update.table.view.closed:
+            self.seats.pop(key, None)  # its last edit is made: nothing of the table is kept
         return None
 
     async def _write_dm(self, key: tuple[int, int], shown: ShownSeat, update: SeatUpdate) -> None:
         started = time.perf_counter()
         print_ = fingerprint(update)
-        if print_ == shown.shown:
+        if print_ == shown.shown and shown.renewals == shown.renewed:
             return
         table_id, seat = key
         assert update.player_id is not None
-        display = self.service.display(table_id) if self.service.is_open(table_id) else update.table.view.display
-        where = display.dms.get(seat)
-        if shown.notified is None and where is not None:
-            shown.notified = where.token  # after a restart: the decision the standing DM was sent for
-        fresh = not update.table.view.closed and (
-            shown.force_new or (update.awaited and look.actionable(update)
+        closed = update.table.view.closed
+        where = shown.where
+        if where is None:  # after a restart: the standing DM, and the decision it was sent for
+            display = self.service.display(table_id) if self.service.is_open(table_id) else update.table.view.display
+            where = shown.where = display.dms.get(seat)
+            shown.notified = where.token if where is not None else None
+        fresh = not closed and (
+            shown.renewals > shown.renewed or (update.awaited and look.actionable(update)
                                 and update.table.phase is not TablePhase.CALL_WINDOW
                                 and update.table.token != shown.notified))
         door = self.bot.door
+        renewals, notes = shown.renewals, list(shown.notes)  # notes and renewals coming meanwhile wait their turn
         if where is not None and not fresh:
             try:
-                payload = await look.seat_payload(update, list(shown.notes), self.bot.drawing)
+                payload = await look.seat_payload(update, notes, self.bot.drawing)
                 await door.edit(where.channel, where.message, payload, "edit a DM", table=table_id)
-                shown.shown, shown.force_new = print_, False
+                shown.shown, shown.renewed = print_, renewals
                 self._timed(started)
                 return
             except DiscordFailure as failure:
                 if failure.kind is not Failure.MESSAGE_GONE:
                     raise
-                where = None  # the player deleted it: send it again
-        payload = await look.seat_payload(update, list(shown.notes), self.bot.drawing)
+                where = shown.where = None  # the player deleted it: send it again
+        if closed:
+            return  # no DM to bring to a close
+        payload = await look.seat_payload(update, notes, self.bot.drawing)
         sent = await door.send_dm(update.player_id, payload, "send a DM", channel_id=where.channel if where else None,
                                   table=table_id)
         self._timed(started)
-        shown.shown, shown.force_new = print_, False
+        shown.shown, shown.renewed = print_, renewals
         if sent is None:
             await self._dms_closed(table_id, seat)
             return
         if update.awaited and look.actionable(update):
             shown.notified = update.table.token
-        shown.notes.clear()
-        await self._remember_dm(table_id, seat, DmShown(sent.channel.id, sent.id, shown.notified))
+        for note in notes:  # shown now: the next new message starts without them
+            with contextlib.suppress(ValueError):
+                shown.notes.remove(note)
+        shown.where = DmShown(sent.channel.id, sent.id, shown.notified)
+        await self._remember_dm(table_id, seat, shown.where)
         if where is not None:
             await door.delete(where.channel, where.message, "delete the old DM", table=table_id)
 

@@ -32,6 +32,8 @@ class DoubleTestBot(commands.Bot):
         self.readies = 0
         self.resumes = 0
         self.heard: list[tuple[str, str]] = []
+        self.channel_updates: list[int] = []  # CHANNEL_UPDATEs heard, by channel id
+        self.deleted_channels: list[int] = []  # CHANNEL_DELETEs heard
 
     def outcome(self, name: str) -> asyncio.Future[Any]:
         """The future a command resolves with what it saw."""
@@ -56,6 +58,17 @@ class DoubleTestBot(commands.Bot):
     async def on_resumed(self) -> None:
         """Count RESUMED."""
         self.resumes += 1
+
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        """Note a channel's change (its permissions, say)."""
+        self.channel_updates.append(after.id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """Note a deleted channel."""
+        self.deleted_channels.append(channel.id)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Identify again at once after a lost session (discord.py waits 5 s by default: tests need not)."""
 
     async def on_message(self, message: discord.Message) -> None:
         """Note what users' messages look like to a bot without the message content intent."""
@@ -124,7 +137,7 @@ async def dm(interaction: discord.Interaction, who: discord.User) -> None:
     """Send a DM; closed DMs raise Forbidden (50007)."""
     try:
         await who.send("Your rack is ready")
-    except discord.Forbidden as error:
+    except discord.HTTPException as error:  # 50007 for closed DMs, or whatever a test made Discord answer
         _bot(interaction).outcome("dm").set_result(error)
         await interaction.response.send_message("Their DMs are closed", ephemeral=True)
         return

@@ -14,7 +14,10 @@ from .gateway import Gateway
 from .models import MEMBER_PERMISSIONS, Channel, Guild, Message
 from .players import Player
 from .server import DiscordDouble
-from .world import World
+from .world import Fault, World
+
+# What Discord's edge answers when it is overloaded: a 503 with a plain-text body.
+OVERLOADED = "upstream connect error or disconnect/reset before headers. reset reason: overflow"
 
 T = TypeVar("T")
 BotT = TypeVar("BotT", bound=discord.Client)
@@ -105,15 +108,27 @@ class Double:
         return Player(self.world, user, self.channel("general", guild))
 
     def forbid(self, channel: Channel, forbidden: bool = True) -> None:
-        """The bot may no longer post in ``channel`` (403, 50013 Missing Permissions), or may again."""
+        """The bot may no longer write in ``channel`` and its threads (403, 50013 Missing Permissions: posting,
+        editing, deleting, opening threads), or may again (CHANNEL_UPDATE tells the bot, as Discord does when a
+        channel's permissions change)."""
         if forbidden:
             self.world.behaviour.forbidden_channels.add(channel.id)
         else:
             self.world.behaviour.forbidden_channels.discard(channel.id)
+            self.world.permissions_changed(channel)
 
     def delete_channel(self, channel: Channel) -> None:
-        """Someone deletes a channel (the bot is told, as by Discord)."""
+        """Someone deletes a channel or a thread (the bot is told, as by Discord: THREAD_DELETE for a thread,
+        CHANNEL_DELETE for a channel, whose threads go with it)."""
         self.world.remove_channel(channel)
+
+    def archive(self, thread: Channel) -> None:
+        """Someone archives a thread (or a day passes without a message): THREAD_UPDATE; edits there get 50083."""
+        self.world.archive(thread)
+
+    def delete_message(self, message: Message) -> None:
+        """Someone deletes a message (MESSAGE_DELETE; 10008 afterwards)."""
+        self.world.delete(message)
 
     def threads(self) -> list[Channel]:
         """The threads of the guild."""
@@ -144,6 +159,29 @@ class Double:
         """The next ``times`` requests to ``route`` (``"POST /channels/{channel_id}/messages"``) get 429."""
         self.world.rate_limit(route, times, retry_after)
 
+    def fail(self, route: str, status: int, code: int = 0, message: str = "", *, times: int = 1,
+             channel: Channel | None = None, text: str | None = None, headers: dict[str, str] | None = None) -> None:
+        """Answer the next ``times`` requests to ``route`` (in ``channel``) with an error as Discord sends it:
+        ``status`` with ``{"code", "message"}`` (or a plain ``text`` body) and ``headers``."""
+        self.world.behaviour.faults.append(Fault(route, status, code, message, text, dict(headers or {}), times,
+                                                 channel.id if channel else None))
+
+    def overloaded(self, route: str, *, times: int = 1, channel: Channel | None = None) -> None:
+        """Discord's edge answers the next requests to ``route`` with 503 and a plain-text body (discord.py does
+        not retry a 503: it raises)."""
+        self.fail(route, 503, text=OVERLOADED, times=times, channel=channel, headers={"Via": "1.1 google"})
+
+    def stall(self, route: str, seconds: float, *, times: int = 1, channel: Channel | None = None) -> None:
+        """The next requests to ``route`` (in ``channel``) get no answer for ``seconds``: a bot that gives up first
+        sees a timeout, and the request is dropped unprocessed."""
+        self.world.behaviour.faults.append(Fault(route, times=times, channel_id=channel.id if channel else None,
+                                                 stall=seconds))
+
+    def late_callbacks(self, times: int = 1) -> None:
+        """The bot's first response to the next ``times`` interactions arrives after Discord's 3 s: 404, 10062
+        (the player sees "This interaction failed") and the interaction's token is dead afterwards (10015)."""
+        self.world.behaviour.late_callbacks += times
+
     def advance(self, seconds: float) -> None:
         """Move Discord's clock: an interaction older than 3 s (or a token older than 15 min) expires."""
         self.world.advance(seconds)
@@ -154,6 +192,26 @@ class Double:
         await self.gateway.reconnect()
         await self.wait_for(lambda: self.gateway.resumes > resumes and self.gateway.connected, timeout,
                             "the bot to RESUME after op 7")
+
+    async def close_gateway(self, code: int = 4000, *, resumable: bool = True, timeout: float = 15.0) -> None:
+        """Close the bot's gateway connection with ``code`` and wait for it to come back: RESUME when
+        ``resumable``, else a fresh IDENTIFY (the session is gone, and what was dispatched meanwhile with it)."""
+        resumes, identifies = self.gateway.resumes, self.gateway.identifies
+        await self.gateway.close(code, resumable=resumable)
+        await self._back(resumable, resumes, identifies, timeout, f"the bot to come back after close code {code}")
+
+    async def invalidate_session(self, resumable: bool, timeout: float = 15.0) -> None:
+        """Send op 9 INVALID_SESSION and wait for the bot's RESUME (``resumable``) or new IDENTIFY."""
+        resumes, identifies = self.gateway.resumes, self.gateway.identifies
+        await self.gateway.invalidate(resumable)
+        await self._back(resumable, resumes, identifies, timeout, f"the bot to come back after op 9 ({resumable})")
+
+    async def _back(self, resumed: bool, resumes: int, identifies: int, timeout: float, what: str) -> None:
+        def back() -> bool:
+            again = self.gateway.resumes > resumes if resumed else self.gateway.identifies > identifies
+            return again and self.gateway.connected
+
+        await self.wait_for(back, timeout, what)
 
     def expect_invalid(self, count: int = 1) -> None:
         """Declare that this test sends ``count`` invalid bodies on purpose (the teardown check allows them)."""

@@ -75,7 +75,8 @@ class Gateway:
         self.resumes = 0
         self.connections = 0
         self.heartbeats = 0
-        self.close_codes: list[int] = []
+        self.close_codes: list[int] = []  # how each connection ended, as the server saw it
+        self.closed_with: list[int] = []  # the close codes the double sent (Gateway.close)
         self.resume_url = ""
         world.dispatch = self.dispatch
 
@@ -102,6 +103,28 @@ class Gateway:
         assert session is not None and session.conn is not None, "no bot is connected to the gateway"
         conn, session.conn = session.conn, None
         await conn.send({"op": RECONNECT, "d": None})
+
+    async def close(self, code: int, *, resumable: bool = True) -> None:
+        """Close the bot's connection with a close code (4000 unknown error, 4009 session timed out, ...). A
+        resumable session waits for RESUME with the dispatches since; otherwise RESUME is answered with op 9 and
+        what was dispatched meanwhile is lost, as on Discord."""
+        session = self.session
+        assert session is not None and session.conn is not None, "no bot is connected to the gateway"
+        conn, session.conn = session.conn, None
+        if not resumable:
+            self.session = None
+        self.closed_with.append(code)
+        await conn.ws.close(code=code, message=b"closed by the test")
+
+    async def invalidate(self, resumable: bool) -> None:
+        """Send op 9 INVALID_SESSION: with ``resumable`` the bot resumes; without, it identifies anew (discord.py
+        waits 5 s first) and what was dispatched meanwhile is lost."""
+        session = self.session
+        assert session is not None and session.conn is not None, "no bot is connected to the gateway"
+        conn, session.conn = session.conn, None
+        if not resumable:
+            self.session = None
+        await conn.send({"op": INVALID_SESSION, "d": resumable})
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         """The websocket endpoint (``?v=10&encoding=json&compress=zlib-stream``)."""

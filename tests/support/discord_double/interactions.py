@@ -68,7 +68,11 @@ def callback(world: World, inter: Interaction, body: dict[str, Any], uploads: Se
 
     The returned body is what ``?with_response=true`` answers.
     """
-    if world.now() - inter.clock_at > world.behaviour.interaction_deadline:
+    late = world.behaviour.late_callbacks > 0 and not inter.responded
+    if late:
+        world.behaviour.late_callbacks -= 1  # this answer arrives after Discord's 3 s, whenever the bot sent it
+    if late or world.now() - inter.clock_at > world.behaviour.interaction_deadline:
+        inter.expired = True
         inter.errors.append(10062)
         raise DiscordError(404, 10062, "Unknown interaction")
     if inter.responded:
@@ -115,7 +119,7 @@ def callback(world: World, inter: Interaction, body: dict[str, Any], uploads: Se
 def by_token(world: World, application_id: int, token: str) -> Interaction:
     """The interaction a webhook token belongs to, while the token is valid (15 minutes)."""
     inter = next((i for i in world.interactions.values() if i.token == token), None)
-    if inter is None or application_id != world.application_id:
+    if inter is None or application_id != world.application_id or inter.expired:
         raise DiscordError(404, 10015, "Unknown Webhook")
     if world.now() - inter.clock_at > world.behaviour.token_lifetime:
         inter.errors.append(50027)

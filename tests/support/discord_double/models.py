@@ -306,6 +306,7 @@ class Interaction:
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     errors: list[int] = field(default_factory=list)
+    expired: bool = False  # its first response came too late (10062): its token is dead
 
     def __repr__(self) -> str:
         what = self.name or self.data.get("custom_id")

@@ -293,6 +293,8 @@ async def get_channel(request: web.Request) -> web.Response:
 async def edit_channel(request: web.Request) -> web.Response:
     """Rename a channel; archive or lock a thread."""
     world, channel, body = _world(request), _channel(request), _body(request)
+    if world.forbidden(channel):
+        raise DiscordError(403, 50013, "Missing Permissions")
     if "name" in body:
         channel.name = body["name"]
     if channel.is_thread:
@@ -332,10 +334,10 @@ async def history(request: web.Request) -> web.Response:
 async def send_message(request: web.Request) -> web.Response:
     """The bot posts a message (403 50007 in the DM of a user whose DMs are closed)."""
     world, channel = _world(request), _channel(request)
-    if channel.id in world.behaviour.forbidden_channels:
+    if world.forbidden(channel):
         raise DiscordError(403, 50013, "Missing Permissions")
     if channel.is_thread and channel.archived and not channel.locked:
-        channel.archived = False
+        channel.archived = False  # a new message unarchives a thread that is not locked
     msg = world.post(channel, world.bot, _body(request), _uploads(request))
     return json_response(msg.to_json(world.application_id))
 
@@ -354,6 +356,7 @@ async def edit_message(request: web.Request) -> web.Response:
     msg = _message(request, channel)
     if msg.author is not world.bot:
         raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+    world.check_writable(channel)
     return json_response(world.edit(msg, _body(request), _uploads(request)).to_json(world.application_id))
 
 
@@ -361,7 +364,9 @@ async def edit_message(request: web.Request) -> web.Response:
 async def delete_message(request: web.Request) -> web.Response:
     """Delete a message."""
     world, channel = _world(request), _channel(request)
-    world.delete(_message(request, channel))
+    msg = _message(request, channel)
+    world.check_writable(channel)
+    world.delete(msg)
     return no_content()
 
 
@@ -369,6 +374,8 @@ async def delete_message(request: web.Request) -> web.Response:
 async def start_thread(request: web.Request) -> web.Response:
     """A thread not attached to a message (private when the body gives no type, as in API v10)."""
     world, channel, body = _world(request), _channel(request), _body(request)
+    if world.forbidden(channel):
+        raise DiscordError(403, 50013, "Missing Permissions")
     thread = world.create_thread(channel, body["name"], int(body.get("type") or PRIVATE_THREAD))
     return json_response(thread.to_json(), status=201)
 

@@ -6,6 +6,7 @@ Discord's OpenAPI spec; an unknown route answers 404 and is recorded so the test
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import re
@@ -21,7 +22,7 @@ from . import routes
 from .gateway import Gateway
 from .routes import json_response
 from .spec import SpecValidator
-from .world import DiscordError, InvalidRequest, RequestRecord, Upload, World
+from .world import DiscordError, Fault, InvalidRequest, RequestRecord, Upload, World
 
 API_PREFIX = "/api/v10"
 # Routes discord.py calls without the bot token: interaction callbacks and the interaction webhook.
@@ -33,6 +34,15 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 def error_response(error: DiscordError) -> web.Response:
     """Discord's JSON error body with its status."""
     return json_response(error.to_json(), status=error.status)
+
+
+def fault_response(fault: Fault) -> web.Response:
+    """A fault's answer, as Discord sends it: the status, a JSON error body (or plain text), the headers."""
+    if fault.text is not None:
+        return web.Response(text=fault.text, status=fault.status, headers={**fault.headers,
+                                                                           "Content-Type": "text/plain"})
+    body = {"message": fault.message or f"{fault.status} error", "code": fault.code}
+    return json_response(body, status=fault.status, headers=fault.headers)
 
 
 def rate_limited_response(route: str, retry_after: float) -> web.Response:
@@ -164,6 +174,18 @@ class DiscordDouble:
         world = self.world
         if not route.startswith(_TOKENLESS) and request.headers.get("Authorization") != f"Bot {world.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        channel = request.match_info.get("channel_id")
+        fault = world.take_fault(record.key, int(channel) if channel and channel.isdigit() else None)
+        if fault is not None:
+            world.faults_sent.append(record)
+            if fault.stall:
+                await asyncio.sleep(fault.stall)
+                if request.transport is None or request.transport.is_closing():
+                    record.code = -1  # the bot gave up waiting: dropped before Discord did anything with it
+                    return web.Response(status=408)
+            if fault.status:
+                record.code = fault.code or None
+                return fault_response(fault)
         retry_after = world.take_rate_limit(record.key)
         if retry_after is not None:
             return rate_limited_response(record.key, retry_after)

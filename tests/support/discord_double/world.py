@@ -91,6 +91,28 @@ class InvalidRequest:
 
 
 @dataclass
+class Fault:
+    """How Discord will answer the next ``times`` requests to ``route`` (in channel ``channel_id``, if given): an
+    error with its status, JSON body (``code``, ``message``) or plain-text body, and headers; or, with ``stall``,
+    no answer for that many seconds (a request the bot gives up on first is dropped unprocessed, as a request
+    lost on the way is; one it waits out is then answered normally)."""
+
+    route: str
+    status: int = 0  # 0: no error (a stall alone)
+    code: int = 0
+    message: str = ""
+    text: str | None = None  # a plain-text body instead of JSON (Discord's edge answers a 503 so)
+    headers: dict[str, str] = field(default_factory=dict)
+    times: int = 1
+    channel_id: int | None = None
+    stall: float = 0.0
+
+    def matches(self, route: str, channel_id: int | None) -> bool:
+        """Whether this fault applies to a request."""
+        return self.times > 0 and self.route == route and self.channel_id in (None, channel_id)
+
+
+@dataclass
 class Behaviour:
     """Discord's limits and failures on demand; tests change these fields."""
 
@@ -99,6 +121,8 @@ class Behaviour:
     attachment_size_limit: int = 10 * 1024 * 1024
     rate_limits: dict[str, list[float]] = field(default_factory=dict)
     forbidden_channels: set[int] = field(default_factory=set)  # the bot may not post there (403 50013)
+    faults: list[Fault] = field(default_factory=list)  # answered before the route runs (see Fault)
+    late_callbacks: int = 0  # the next interaction callbacks arrive after Discord's 3 s (10062)
 
 
 class World:
@@ -128,6 +152,7 @@ class World:
         self.unknown_routes: list[str] = []
         self.crashes: list[str] = []
         self.rate_limited: Counter[str] = Counter()
+        self.faults_sent: list[RequestRecord] = []  # requests answered with a fault a test asked for
         self.dispatch: Callable[[str, dict[str, Any]], None] = lambda event, data: None
         self._changed = asyncio.Event()
         self.guild = self.add_guild("Charleston Test")
@@ -370,13 +395,49 @@ class World:
         self.rate_limited[route] += 1
         return pending[1]
 
+    def take_fault(self, route: str, channel_id: int | None) -> Fault | None:
+        """The fault due for this request, if any (one of its ``times`` used up)."""
+        for fault in self.behaviour.faults:
+            if fault.matches(route, channel_id):
+                fault.times -= 1
+                return fault
+        return None
+
+    def forbidden(self, channel: Channel) -> bool:
+        """Whether the bot may not write in ``channel`` (forbidden there, or in the channel a thread is in)."""
+        forbidden = self.behaviour.forbidden_channels
+        return channel.id in forbidden or (channel.parent_id is not None and channel.parent_id in forbidden)
+
+    def check_writable(self, channel: Channel) -> None:
+        """Refuse a write where the bot lacks the permission (50013), or in an archived thread (50083)."""
+        if self.forbidden(channel):
+            raise DiscordError(403, 50013, "Missing Permissions")
+        if channel.is_thread and channel.archived:
+            raise DiscordError(400, 50083, "Thread is archived")
+
+    def permissions_changed(self, channel: Channel) -> None:
+        """A channel's permissions changed: CHANNEL_UPDATE (THREAD_UPDATE for a thread), as Discord sends it."""
+        if self.intents & GUILDS:
+            self.dispatch("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", channel.to_json())
+        self.notify()
+
+    def archive(self, thread: Channel) -> None:
+        """A thread is archived (by a moderator, or after a day without messages): THREAD_UPDATE is sent."""
+        thread.archived = True
+        if self.intents & GUILDS:
+            self.dispatch("THREAD_UPDATE", thread.to_json())
+        self.notify()
+
     def permissions_for(self, user: User, guild: Guild | None = None) -> str:
         """A member's permissions in a guild's channels: every permission unless the test gave them fewer."""
         member = (guild or self.guild).members.get(user.id)
         return member.permissions if member is not None and member.permissions is not None else ALL_PERMISSIONS
 
     def remove_channel(self, channel: Channel) -> None:
-        """Delete a guild channel or thread (the world forgets it; its messages go with it)."""
+        """Delete a guild channel or thread (the world forgets it; its messages go with it, and a channel's threads
+        with it: Discord sends CHANNEL_DELETE for the channel alone)."""
+        for thread in [c for c in self.channels.values() if c.parent_id == channel.id and c.is_thread]:
+            del self.channels[thread.id]
         del self.channels[channel.id]
         guild = self.guilds.get(channel.guild_id or 0)
         if guild is not None and channel.id in guild.channel_ids:
