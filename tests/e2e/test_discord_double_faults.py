@@ -39,7 +39,8 @@ async def rest(double: Double, method: str, path: str, body: dict[str, Any] | No
         return response.status, dict(response.headers), parsed
 
 
-async def test_an_error_comes_with_its_status_json_body_and_headers_then_the_route_works(discord_double: Double) -> None:
+async def test_an_error_comes_with_its_status_json_body_and_headers_then_the_route_works(
+        discord_double: Double) -> None:
     channel = discord_double.general
     discord_double.fail(MESSAGES, 403, 50013, "Missing Permissions", channel=channel, headers={"X-Audit": "1"})
     status, headers, body = await rest(discord_double, "POST", f"/channels/{channel.id}/messages", {"content": "a"})

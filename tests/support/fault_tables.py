@@ -10,14 +10,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from support.discord_double import Double, Player
-from support.discord_double.models import Channel, Message
-from support.e2e_tables import open_table, seat_everyone
-from support.game_driver import Driver, Person, make_bot
 
 from bot.engine.state import Phase
 from bot.store import ledger
 from cogs.app import CharlestonBot
+from support.discord_double import Double, Player
+from support.discord_double.models import Channel, Message
+from support.e2e_tables import open_table, seat_everyone
+from support.game_driver import Driver, Person, make_bot
 
 
 async def table_in_play(double: Double, bot: CharlestonBot, person: Player, moves: int) -> Driver:
