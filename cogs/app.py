@@ -98,7 +98,7 @@ class CharlestonBot(commands.Bot):
         imported = await self._leagues.cards.load_all()  # restoring the tables registered them already
         self._leagues.watch(service)
         log.info("database %s: %d open table(s) restored, %d imported card(s)", self.settings.db_path,
-                 len(service.tables), imported)
+                 len(service.table_ids()), imported)
         for extension in self._extensions:
             await self.load_extension(extension)
         await self.add_cog(self.keeper)  # listens for deleted threads and messages, and permissions coming back

@@ -17,12 +17,14 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import ParamSpec, TypeVar
 
 from bot.engine.views import PublicView, SeatView
 from renderers import Rendered, render_rack, render_table, warm_up
 
 T = TypeVar("T")
+P = ParamSpec("P")
+TableKey = tuple[PublicView, tuple[str, ...], int]  # what a table image shows
 
 
 def _start_worker(parent: int) -> None:
@@ -53,7 +55,7 @@ class Drawing:
             # spawn: a fresh interpreter, never a fork of one running an event loop and threads
             self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start_worker, initargs=(os.getpid(),))
-        self._tables: dict[int, tuple[tuple[Any, ...], Rendered]] = {}
+        self._tables: dict[int, tuple[TableKey, Rendered]] = {}
 
     @property
     def workers(self) -> int:
@@ -62,7 +64,7 @@ class Drawing:
 
     async def table(self, table_id: int, view: PublicView, names: Sequence[str], wild: int) -> Rendered:
         """The table image (the last one again if nothing it shows has changed)."""
-        key = (view, tuple(names), wild)
+        key: TableKey = (view, tuple(names), wild)
         cached = self._tables.get(table_id)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -82,7 +84,7 @@ class Drawing:
         """Drop a closed table's last image."""
         self._tables.pop(table_id, None)
 
-    async def _run(self, draw: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def _run(self, draw: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, functools.partial(draw, *args, **kwargs))
 

@@ -25,7 +25,7 @@ class General(commands.Cog):
     @app_commands.command(name="ping", description="Is Charleston awake? Shows its response time.")
     async def ping(self, interaction: Interaction) -> None:
         """Answer with the gateway latency and how many tables are open."""
-        tables = len(self.bot.service.tables)
+        tables = len(self.bot.service.table_ids())
         latency = self.bot.latency * 1000
         shown = f"{latency:.0f} ms" if latency == latency else "unknown"  # NaN before the first heartbeat
         await reply(interaction, f"Pong! Gateway latency {shown}; {tables} table(s) open.")
