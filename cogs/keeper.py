@@ -17,12 +17,14 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
+from bot.service.display import Display
 from bot.service.errors import TableError
 from bot.service.tables import TableService
 from bot.service.updates import TablePhase, TableStatus
@@ -65,6 +67,15 @@ class Keeper(commands.Cog):
         return found
 
     # -- what Discord tells the bot ----------------------------------------------------------------------------
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Tables opened before their parent channel was recorded learn it from the cache (to move if deleted)."""
+        for shown in list(self.presenter.tables.values()):
+            display = self.presenter.display(shown)
+            thread = self.bot.get_channel(display.thread) if display.thread is not None else None
+            if display.parent is None and isinstance(thread, discord.Thread) and thread.parent_id is not None:
+                await self.presenter.remember(shown, functools.partial(Display.with_parent, parent=thread.parent_id))
+
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A thread was deleted: a table in it moves to a new one."""

@@ -221,7 +221,7 @@ class Presenter:
             except DiscordFailure as failure:
                 if failure.retry:
                     raise  # tried again: the results and the closed message are not dropped
-        if display.thread is not None and display.parent is not None:
+        if display.thread is not None:  # a table playing in a channel itself: nothing to archive
             with contextlib.suppress(DiscordFailure):  # logged: a thread gone, or not to be archived, stays so
                 await door.set_archived(display.thread, True, "archive the closed table's thread", table=table_id)
         self.forget(table_id)

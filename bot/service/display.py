@@ -38,6 +38,10 @@ class Display:
         """Shown in ``thread`` (opened in channel ``parent``; None when the table plays in the channel itself)."""
         return replace(self, thread=thread, parent=parent, message=None, blocked=False)
 
+    def with_parent(self, parent: int) -> Display:
+        """The thread was opened in channel ``parent`` (learnt later, for a table opened before it was kept)."""
+        return replace(self, parent=parent)
+
     def moved(self, thread: int) -> Display:
         """Shown in a new thread (the old one is gone): no table message there yet."""
         return replace(self, thread=thread, message=None, blocked=False)
