@@ -389,13 +389,18 @@ class TableService(GamePlay, TableLookup):
 
     async def run(self, stop: asyncio.Event) -> None:
         """Keep every table's clock running until ``stop`` is set (the bot's background task)."""
-        while not stop.is_set():
-            await self.tick()
-            self._wake.clear()
-            wakeup = self.next_wakeup()
-            wait = 5.0 if wakeup is None else max(0.0, (wakeup - self.clock.now()).total_seconds())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=min(wait, 5.0))
+        stopping = asyncio.ensure_future(stop.wait())  # stopping wakes the clock: a shutdown need not wait 5 s
+        try:
+            while not stop.is_set():
+                await self.tick()
+                self._wake.clear()
+                wakeup = self.next_wakeup()
+                wait = 5.0 if wakeup is None else max(0.0, (wakeup - self.clock.now()).total_seconds())
+                woken = asyncio.ensure_future(self._wake.wait())
+                await asyncio.wait({woken, stopping}, timeout=min(wait, 5.0), return_when=asyncio.FIRST_COMPLETED)
+                woken.cancel()
+        finally:
+            stopping.cancel()
 
     # -- restoring ---------------------------------------------------------------------------------------------
     async def restore(self) -> int:

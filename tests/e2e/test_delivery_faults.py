@@ -47,7 +47,7 @@ async def test_a_dm_prompt_survives_a_503_and_a_timeout(discord_double: Double, 
         table_id = await open_table(discord_double, alice, computer_delay=0)
         dm = alice.dm_channel
         discord_double.overloaded(MESSAGES, channel=dm)  # the first DM: 503, which discord.py does not retry
-        discord_double.stall(MESSAGES, 3.0, channel=dm)  # the second try: no answer (the bot gives up after 1 s)
+        discord_double.stall(MESSAGES, 1.5, channel=dm)  # the second try: no answer (the bot gives up after 1 s)
         await seat_everyone(discord_double, bot, table_id, [alice], 3)
         driver = Driver(discord_double, bot, table_id, [Person(alice, 0)])
         await driver.play(until=lambda: driver.live.version >= 8)  # her prompts came: she plays from her DMs
