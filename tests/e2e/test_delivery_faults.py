@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from support.discord_double import Double, Player
-from support.discord_double.models import Channel
+from support.discord_double.models import Channel, Message
 from support.e2e_tables import open_table, seat_everyone
 from support.fault_tables import (
     answered_in_time,
@@ -46,17 +46,24 @@ async def test_a_dm_prompt_survives_a_503_and_a_timeout(discord_double: Double, 
         await discord_double.wait_for_commands("table")
         table_id = await open_table(discord_double, alice, computer_delay=0)
         dm = alice.dm_channel
-        discord_double.overloaded(MESSAGES, channel=dm)  # the first DM: 503, which discord.py does not retry
-        discord_double.stall(MESSAGES, 1.5, channel=dm)  # the second try: no answer (the bot gives up after 1 s)
+        discord_double.overloaded(MESSAGES, channel=dm, times=3)  # 503s, which discord.py does not retry
+        discord_double.stall(MESSAGES, 1.5, channel=dm)  # then no answer (the bot gives up after 1 s)
         await seat_everyone(discord_double, bot, table_id, [alice], 3)
         driver = Driver(discord_double, bot, table_id, [Person(alice, 0)])
         await driver.play(until=lambda: driver.live.version >= 8)  # her prompts came: she plays from her DMs
         faults = discord_double.world.faults_sent
-        await discord_double.wait_for(lambda: len(faults) == 2 and faults[1].status, 5, "the stall to end")
+        await discord_double.wait_for(lambda: len(faults) == 4 and faults[3].status, 5, "the stall to end")
         sent = [(r.status, r.code) for r in faults]
-        assert sent == [(503, None), (408, -1)]  # the stalled request was dropped unprocessed
-        prompts = [m for m in alice.dms() if any(a.filename == "rack.png" for a in m.attachments)]
-        assert len({m.id for m in prompts}) == len(prompts) and len([m for m in prompts if not m.deleted]) == 1
+        assert sent == [(503, None)] * 3 + [(408, -1)]  # the stalled request was dropped unprocessed
+        said = [r.body for r in discord_double.world.requests if isinstance(r.body, dict)
+                and "isn't delivering your DMs" in str(r.body.get("content"))]
+        assert said, "after three failures the table message told her to use My rack"
+        current = driver.table_message()
+        assert current is not None and "isn't delivering" not in current.content  # and stopped once DMs came
+        def prompts() -> list[Message]:
+            return [m for m in alice.dm_channel.live_messages if any(a.filename == "rack.png" for a in m.attachments)]
+
+        await discord_double.wait_for(lambda: len(prompts()) == 1, 5, "one standing prompt (each old one deleted)")
         await play_out(driver, bot)
     answered_in_time(discord_double)
     one_line_each(caplog, "send a DM: Discord 503", "send a DM: Discord - (TimeoutError)")
