@@ -234,7 +234,7 @@ class Seat(commands.Cog):
             await reply(interaction, "Your rack is in your DMs.")
             return
         payload = await look.seat_payload(mine, [], self.bot.drawing)
-        await reply(interaction, payload.content, files=payload.files, view=payload.view or discord.utils.MISSING)
+        await reply(interaction, payload.content, files=payload.files, view=payload.view)
 
     @app_commands.command(name="hint", description="My closest card lines: what they need and what's left")
     async def hint(self, interaction: Interaction) -> None:
