@@ -27,15 +27,19 @@ class TableOptions:
     """How the service runs a table (the rules are in :class:`TableRules`)."""
 
     computer_delay: float = DEFAULT_COMPUTER_DELAY  # seconds before each computer move: players can follow, and call
+    # Pass at once for a seat with no legal call on a discard (:mod:`bot.service.answers`); a window that closes at
+    # once then says that nobody could call.
+    auto_pass: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form."""
-        return {"computer_delay": self.computer_delay}
+        return {"computer_delay": self.computer_delay, "auto_pass": self.auto_pass}
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> TableOptions:
         """Read the stored form (missing keys take their defaults)."""
-        return TableOptions(float(data.get("computer_delay", DEFAULT_COMPUTER_DELAY)))
+        return TableOptions(float(data.get("computer_delay", DEFAULT_COMPUTER_DELAY)),
+                            bool(data.get("auto_pass", True)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,3 +126,14 @@ class SeatUpdate:
     def awaited(self) -> bool:
         """Whether the table is waiting for this seat."""
         return self.seat in self.table.awaiting
+
+    @property
+    def win_chance(self) -> str | None:
+        """The decision token of a Mah Jongg this seat can claim now, else None: a discard she can call for Mah
+        Jongg (that discard's window token), or her own tiles on her turn (the turn's token). Tell her once per
+        token, by a message that notifies."""
+        if self.choices.call_mahjong is not None and self.table.claimable is not None:
+            return self.table.claimable[0]
+        if self.choices.declare is not None:
+            return self.table.token
+        return None
