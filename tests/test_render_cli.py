@@ -138,7 +138,7 @@ def test_render_standings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
                           capsys)
     assert code == 0 and "cumulative net chips over 1 weeks" in stdout
     code, stdout, _ = run(["render", "standings", "--db", str(path), "--week", "2001-W01", "-o", str(out)], capsys)
-    assert code == 0 and stdout.strip() == "Weekly standings, 2001-W01: no games this week."
+    assert code == 0 and stdout.strip() == "Weekly standings, week of 1 Jan 2001: no games this week."
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -62,7 +62,7 @@ class GamePlay:
 
     def _require_open(self, game: Game, token: str | None) -> None:
         if token is not None and (not is_token(token) or token not in open_tokens(game)):
-            raise TableError(ErrorKind.GONE, gone_message(token))
+            raise TableError(ErrorKind.GONE, gone_message(token, game.state.game_no))
 
     # -- applying and saving -------------------------------------------------------------------------------------
     async def _apply(self, table: LiveTable, action: Action, cause: str) -> tuple[TableUpdate, list[Event]]:

@@ -17,6 +17,7 @@ from bot.engine.rules import TableRules
 from bot.engine.views import PublicView, SeatView
 
 from .choices import SeatChoices
+from .narration import private_notes, seat_name
 
 LOBBY = "lobby"  # the phase of a table between games
 DEFAULT_COMPUTER_DELAY = 1.5  # seconds
@@ -84,6 +85,15 @@ class TableView:
         """The seat ``player_id`` holds here, if any."""
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
 
+    def seat_label(self, seat: int) -> str:
+        """How the table names a seat, never a bracket inside a bracket: "Ruth (East)", "East (computer)"; in
+        the lobby "Ruth", "Computer (normal)", "Seat 2" when empty."""
+        info = self.seats[seat]
+        wind = self.game.seats[seat].wind if self.game is not None else None
+        if info.empty:
+            return wind or f"Seat {seat}"
+        return seat_name(info.name, wind, computer=info.player_id is None, level=info.computer_level)
+
 
 @dataclass(frozen=True, slots=True)
 class TableUpdate:
@@ -126,6 +136,13 @@ class SeatUpdate:
     def awaited(self) -> bool:
         """Whether the table is waiting for this seat."""
         return self.seat in self.table.awaiting
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What this seat is told privately by this update, in words for her: the tiles she was dealt and what
+        she received in each Charleston pass and in the courtesy pass ("First right: you receive 5 Dot, North
+        and Red Dragon."). Every pass gives every seat one such note."""
+        return tuple(private_notes(self.events, self.seat, self.table.view.seat_label))
 
     @property
     def win_chance(self) -> str | None:
