@@ -166,7 +166,7 @@ def win_on_discard(ref: Referee, seat_no: int, window: CallWindow) -> list[Event
         events.append(public(EventKind.JOKER_EXCHANGE, seat_no, owner=step.owner, exposure=step.exposure,
                              tile=step.tile))
     discarder = None if found.redemptions else window.discarder
-    return events + win(ref, seat_no, found.result, found.how, discarder=discarder)
+    return events + win(ref, seat_no, found.result, found.how, discarder=discarder, tile=window.tile)
 
 
 def winning_claim(ref: Referee, window: CallWindow) -> Claim:
@@ -209,7 +209,7 @@ def resolve(ref: Referee, window: CallWindow) -> list[Event]:
     if winner.mahjong:
         if state.rules.classical:
             seat.rack.append(window.tile)
-            return events + classical.win(ref, winner.seat, "discard", discarder=window.discarder)
+            return events + classical.win(ref, winner.seat, "discard", discarder=window.discarder, tile=window.tile)
         return events + win_on_discard(ref, winner.seat, window)
     for tile in winner.tiles:
         seat.rack.remove(tile)
