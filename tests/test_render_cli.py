@@ -56,9 +56,9 @@ def test_render_table_from_a_replay(tmp_path: Path, capsys: pytest.CaptureFixtur
     code, stdout, _ = run(["render", "table", "--replay", EXAMPLE, "--step", "5", "--names", "Ann, Bea", "-o",
                            str(out)], capsys)
     assert code == 0 and out.exists()
-    assert "South (Bea) to discard" in stdout and "West (Seat 2)" in stdout
+    assert "South to discard" in stdout and "South, Bea, to play" in stdout and "West, Seat 2:" in stdout
     code, stdout, _ = run(["render", "table", "--replay", EXAMPLE, "-o", str(out)], capsys)
-    assert code == 0 and "Mah Jongg! East (Seat 0)" in stdout
+    assert code == 0 and "Mah Jongg! East wins on a discard" in stdout and "Winning hand: 2026 #1, 30 chips" in stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -138,7 +138,8 @@ def run_table(args: argparse.Namespace) -> int:
         raise UsageProblem(f"--names takes at most 4 names, one per seat; got {len(names)}")
     if names is not None and any(n is not None and len(n) > MAX_NAME for n in names):
         raise UsageProblem(f"--names: a name has at most {MAX_NAME} characters")
-    return _write(render_table(public_view(game), names, wild=game.card.wild), args.output, args.replay)
+    return _write(render_table(public_view(game), names, wild=game.card.wild, card=game.card), args.output,
+                  args.replay)
 
 
 def run_card(args: argparse.Namespace) -> int:
