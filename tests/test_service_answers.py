@@ -166,3 +166,16 @@ async def test_auto_pass_is_kept_with_the_table(tmp_path: Path) -> None:
         assert service.tables[table_id].options == again.view(table_id).options == TableOptions(1.0, False)
     finally:
         await again.close()
+
+
+@pytest.mark.parametrize(("players", "taken", "shown"), [
+    (4, [], [0, 1, 2, 3]), (3, [], [0, 1, 2]), (3, [1], [0, 1, 2]), (2, [], [0, 2]), (2, [1], [1, 3]),
+    (2, [0, 2], [0, 2]),
+])
+async def test_the_lobby_shows_as_many_chairs_as_the_table_has_players(db: Database, players: int, taken: list[int],
+                                                                       shown: list[int]) -> None:
+    service = TableService(db, clock=ManualClock())
+    table_id = (await service.create_table(5, 50, rules=service.make_rules("nmjl", players=players))).table_id
+    for seat in taken:
+        await service.join(table_id, 7000 + seat, f"P{seat}", seat=seat)
+    assert [s.seat for s in service.view(table_id).chairs()] == shown

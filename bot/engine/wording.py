@@ -25,7 +25,7 @@ def wild_word(wild: int | None, count: int = 2) -> str:
 
 def group_words(tiles: Sequence[int], wild: int | None = Tile.J) -> str:
     """An exposure or a called group in words: ``pung of 5 Dot``, ``kong of North with 2 jokers``, ``kong of 7
-    Dot with 3 flowers`` (1946), ``chow 3-4-5 Dot`` (classical)."""
+    Dot with 3 flowers`` (1946, where flowers are wild), ``chow 3-4-5 Dot`` (classical)."""
     naturals = [t for t in tiles if t != wild]
     kinds = set(naturals)
     if len(kinds) > 1:  # a run: the classical game's chow
@@ -36,7 +36,7 @@ def group_words(tiles: Sequence[int], wild: int | None = Tile.J) -> str:
     text = f"{group_name(len(tiles))} of {name(tile)}"
     wilds = len(tiles) - len(naturals)
     if wilds:
-        text += f" with {'a' if wilds == 1 else wilds} {wild_word(wild, wilds)}"
+        text += f" with {wilds} {wild_word(wild, wilds)}"
     return text
 
 

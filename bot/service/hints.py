@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bot.engine.analysis import analyze
 from bot.engine.classical import SECTION
 from bot.engine.sets import Structure, shanten, structure
-from bot.engine.tiles import Tile, display_sorted, name
+from bot.engine.tiles import SUIT_NAME, Tile, display_sorted, name, number_of, suit_of
 from bot.engine.views import SeatView
 from bot.engine.wording import chips, group_words, line_name, line_words
 
@@ -39,7 +39,10 @@ class Hint:
         """The hint in short sentences for a phone: the line, its value, what it still needs and how many of
         those tiles are still out there."""
         if self.away is not None:  # classical: the closest four sets and a pair
-            helps = tiles_text(self.need) if self.need else "no tile still out there"
+            shown = self.need[:6]  # a phone's line: the first few, and how many more
+            helps = tiles_text(shown) if shown else "no tile still out there"
+            if len(self.need) > len(shown):
+                helps = helps.replace(" and ", ", ") + f" and {len(self.need) - len(shown)} more"
             away = f"{self.away} tile{'' if self.away == 1 else 's'}"
             return (f"{self.title}: {self.printed}. {away} from Mah Jongg. Any of these helps: {helps} "
                     f"({self.live} still out there).")
@@ -98,14 +101,26 @@ def describe(read: Structure, exposures: tuple[tuple[int, ...], ...] = ()) -> st
 
     parts = [f"exposed {groups(exposures)}"] if exposures else []
     if read.sets:
-        parts.append(f"sets {groups(read.sets)}")
+        parts.append(f"sets: {groups(read.sets)}")
     if read.pair:
         parts.append(f"pair of {name(read.pair[0])}")
     if read.partial:
-        parts.append("partly " + ", ".join(tiles_text(g) for g in read.partial))
+        parts.append("partly " + ", ".join(_compact(g) for g in read.partial))
     if read.loose:
-        parts.append("loose " + tiles_text(read.loose))
+        parts.append("loose " + _compact(read.loose))
     return "; ".join(parts) or "nothing yet"
+
+
+def _compact(tiles: tuple[int, ...]) -> str:
+    """Tiles in few words, numbers of a suit together: ``7/9 Bam, North``."""
+    by_suit: dict[str, list[str]] = {}
+    for tile in tiles:
+        suit = suit_of(tile)
+        if suit is None:
+            by_suit.setdefault(name(tile), [])
+        else:
+            by_suit.setdefault(SUIT_NAME[suit], []).append(str(number_of(tile)))
+    return ", ".join(f"{'/'.join(numbers)} {kind}" if numbers else kind for kind, numbers in by_suit.items())
 
 
 def _group(tiles: tuple[int, ...]) -> str:

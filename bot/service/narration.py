@@ -114,7 +114,7 @@ def _play(event: Event, me: str, mine: bool, who: Namer, you: int | None, card: 
         case "play":
             return f"Play begins: East discards first. {d['wall']} tiles in the wall."
         case "turn":
-            return "Your turn." if mine else f"{me}'s turn."
+            return "Your turn." if mine else f"{me} to play."
         case "draw":
             return f"{me} {_verb(mine, 'draw')} a tile; {d['wall']} left."
         case "draw_returned":

@@ -85,6 +85,18 @@ class TableView:
         """The seat ``player_id`` holds here, if any."""
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
 
+    def chairs(self) -> tuple[SeatInfo, ...]:
+        """The seats the lobby shows: as many as the table's players, taken ones first filled in; two players sit
+        opposite, so at two the free chair shown is the one across from whoever sat first (seats 0 and 2 when
+        nobody has)."""
+        taken = [s for s in self.seats if not s.empty]
+        free = [s for s in self.seats if s.empty]
+        if self.rules.players == 2:
+            across = {(s.seat + 2) % 4 for s in taken} or {0, 2}
+            free = [s for s in free if s.seat in across]
+        shown = taken + free[: max(0, self.rules.players - len(taken))]
+        return tuple(sorted(shown, key=lambda s: s.seat))
+
     def seat_label(self, seat: int) -> str:
         """How the table names a seat, never a bracket inside a bracket: "Ruth (East)", "East (computer)"; in
         the lobby "Ruth", "Computer (normal)", "Seat 2" when empty."""
