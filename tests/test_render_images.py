@@ -17,11 +17,13 @@ from bot.engine.replay import replay
 from bot.engine.state import Phase
 from bot.engine.tiles import Tile, display_sorted, name
 from bot.engine.views import public_view, seat_view
+from bot.engine.wording import printed_pattern
 from bot.service.cards import load_card
 from renderers import (
     NotOnCard,
     Rendered,
     render_card,
+    render_card_pages,
     render_rack,
     render_season,
     render_seat_view,
@@ -177,18 +179,22 @@ def test_card_sheet_sizes_and_alt(practice: Card) -> None:
     assert opened(section).mode == "P"
     assert section.width == 824
     lines = [line for line in practice.lines if line.section == "2468"]
-    for line in lines:
-        assert f"{line.id}: {' or '.join(line.patterns)}" in section.alt
+    for number, line in enumerate(lines, start=1):
+        assert f"2468 #{number}: {' or '.join(printed_pattern(p) for p in line.patterns)}" in section.alt
+        assert line.id not in section.alt  # named as the card prints it, never by the file's id
     one = render_card(practice, line_id="2468-1", tiles=parse_groups("GD GD; 2B 2B 2B 2B; 8B 8B; 4C 4C J; 6C 6C 6C"))
     assert one.width == 824
     assert "Winning tiles: Green Dragon, Green Dragon; 2 Bam, 2 Bam, 2 Bam, 2 Bam;" in one.alt
     whole = render_card(practice)
     assert whole.height > section.height and len(whole.alt) <= ALT_LIMIT
+    pages = render_card_pages(practice)
+    assert len(pages) > 1 and all(p.height <= 1400 for p in pages)  # never one 5,000-pixel strip on a phone
+    assert sum(p.height for p in pages) >= whole.height
 
 
 def test_card_sheet_handles_east_values_and_free_letters(card1946: Card) -> None:
     image = render_card(card1946, section="1-3-5-7-9")
-    assert "(120 for East)" in image.alt or "(140 for East)" in image.alt
+    assert "60 chips (120 with East)" in image.alt
 
 
 def test_card_sheet_rejects_unknown_sections_and_lines(practice: Card) -> None:

@@ -79,10 +79,10 @@ async def test_a_button_for_a_closed_window_is_refused_clearly(db: Database) -> 
     clock.advance(10)  # the window runs out with Alice silent
     await service.tick()
     assert stale.table.token not in {service.seat_update(table_id, ALICE).table.token}
-    with pytest.raises(TableError, match="which is over") as refused:
+    with pytest.raises(TableError, match="can no longer be called") as refused:
         await service.act(table_id, ALICE, stale.choices.calls[0].key, token=stale.table.token)
     assert refused.value.kind == ErrorKind.GONE
-    assert "the call on discard" in str(refused.value)
+    assert "an earlier discard" in str(refused.value)
 
 
 async def test_computer_moves_happen_at_their_paced_times(db: Database) -> None:
