@@ -86,9 +86,9 @@ def _redeemable(ref: Referee, seat: int) -> dict[int, list[tuple[int, int]]]:
     for step in range(4):
         owner = (seat + step) % 4
         for n, exposure in enumerate(state.seats[owner].exposures):
-            if exposure.tile in held:
+            if exposure.tile in held and Tile.J in exposure.tiles:
                 slots.setdefault(exposure.tile, []).extend([(owner, n)] * exposure.tiles.count(Tile.J))
-    return {k: v for k, v in slots.items() if v}
+    return slots
 
 
 def _plans(slots: dict[int, list[tuple[int, int]]], held: Counter[int]) -> Iterator[tuple[Redemption, ...]]:
