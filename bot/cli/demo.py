@@ -119,7 +119,7 @@ def write_images(game: Game, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     state = game.state
     images = {"table.png": render_table(public_view(game), [seat_wind(state, s) for s in range(4)],
-                                        wild=game.card.wild)}
+                                        wild=game.card.wild, card=game.card)}
     for seat in state.players:
         images[f"rack-{seat_wind(state, seat).lower()}.png"] = render_seat_view(seat_view(game, seat))
     if state.result is not None and state.result.line is not None:
