@@ -11,18 +11,22 @@ is the first rack of a fresh process (faces drawn from scratch). Goals: rack <= 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.engine.notation import parse_groups
+from bot.engine.replay import replay
+from bot.engine.views import public_view
 from bot.service.cards import load_card
-from renderers import Rendered, render_card, render_rack, render_table, render_weekly, samples
+from renderers import Rendered, render_card, render_card_pages, render_rack, render_table, render_weekly, samples
 from renderers.tiles import tile_face
 
 GOALS = {"rack": (15.0, 150), "rack (13 + drawn)": (15.0, 150), "table": (40.0, 300),
-         "table (100 discards)": (40.0, 300)}
+         "table (100 discards)": (40.0, 300), "table (the end)": (40.0, 300)}
 
 
 class Row:
@@ -53,6 +57,9 @@ def main() -> None:
     view = samples.table()
     crowded = samples.table(discards=(view.discards * 2)[:100], wall=0)
     card = load_card("practice")
+    ended = json.loads((Path(__file__).resolve().parent.parent / "docs" / "examples" / "mahjong-on-a-discard.json")
+                       .read_text(encoding="utf-8"))
+    finished = public_view(replay(ended, card).game)
     winning = parse_groups("GD GD; 2B 2B 2B 2B; 8B 8B; 4C 4C J; 6C 6C 6C")
     rows = [Row(k, name, net) for k, (name, net) in
             enumerate([("Ruth", 84), ("Sadie", 31), ("Ida", 0), ("Dorothy", -40), ("Edna", -75)])]
@@ -61,9 +68,10 @@ def main() -> None:
         "rack (13 + drawn)": lambda: render_rack(*samples.full_rack()),
         "table": lambda: render_table(view, samples.NAMES),
         "table (100 discards)": lambda: render_table(crowded, samples.NAMES),
+        "table (the end)": lambda: render_table(finished, samples.NAMES, card=card),
         "card section": lambda: render_card(card, section="2468"),
         "card line + tiles": lambda: render_card(card, line_id="2468-1", tiles=winning),
-        "standings (5 players)": lambda: render_weekly("2026-W48", rows),
+        "standings (5 players)": lambda: render_weekly("week of 23 Nov 2026", rows),
     }
     print(f"machine: {platform.machine()}, {platform.processor() or '?'}, {platform.python_implementation()} "
           f"{platform.python_version()}, Pillow {__import__('PIL').__version__}")
@@ -81,6 +89,11 @@ def main() -> None:
             verdict = f"<= {goal[0]:.0f} ms, <= {goal[1]} KB: {'ok' if ok else 'MISSED'}"
         print(f"{label:<22} {image.width:>4}x{image.height:<4} {median:>6.1f} ms {p95:>6.1f} ms {kb:>6.1f} KB  "
               f"{verdict}")
+    started = time.perf_counter()
+    pages = render_card_pages(card)
+    took = (time.perf_counter() - started) * 1000
+    tallest, size = max(p.height for p in pages), sum(len(p.png) for p in pages) / 1024
+    print(f"whole card as pages: {len(pages)} pages, at most 824x{tallest}, {size:.0f} KB in all, {took:.0f} ms")
     if failed:
         raise SystemExit(1)
 

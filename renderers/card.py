@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.card import Card, Line
 from bot.engine.pattern import DECORATION
+from bot.engine.wording import line_name, line_number, line_words
 
 from . import fonts
 from .common import (
@@ -41,7 +42,7 @@ GREY: RGB = (92, 92, 100)
 RULE: RGB = (210, 204, 190)
 LETTER_COLOURS: dict[str, RGB] = {"a": DOT_BLUE, "b": CRAK_RED, "c": BAM_GREEN}
 ID_W = 118
-VALUE_W = 150  # X/C and points, at the right
+VALUE_W = 150  # X/C and the value in chips, at the right
 POINTS_W = 108
 PATTERN_X = MARGIN + ID_W
 PATTERN_W = WIDTH - MARGIN - VALUE_W - PATTERN_X - 8
@@ -51,6 +52,7 @@ NOTE_H = 32
 HEADER_H = 112
 SECTION_H = 44
 TILE_W = 50
+PAGE_HEIGHT = 1400  # the tallest card page sent: a phone scrolls it in two or three screens
 
 
 class NotOnCard(LookupError):
@@ -60,26 +62,51 @@ class NotOnCard(LookupError):
 def render_card(card: Card, *, section: str | None = None, line_id: str | None = None,
                 tiles: Sequence[Sequence[int]] | None = None) -> Rendered:
     """The whole card, one ``section`` or one line (``line_id``); ``tiles`` (a winning hand group by group) is
-    drawn under a single line. The classical game's card has no lines: its sheet is the winning hand alone."""
+    drawn under a single line. The classical game's card has no lines: its sheet is the winning hand alone. For a
+    phone, send a whole card as :func:`render_card_pages`."""
     if not card.lines:
         return _hand_sheet(card, [list(g) for g in tiles or ()])
     lines = _select(card, section, line_id)
     winning = [list(g) for g in tiles] if tiles and line_id is not None else []
+    return _sheet(card, lines, section, winning)
+
+
+def render_card_pages(card: Card, *, max_height: int = PAGE_HEIGHT) -> list[Rendered]:
+    """The whole card as pages no taller than ``max_height`` (a section taller than that alone gets a page of its
+    own), whole sections on each, in the card's order: what a phone can show."""
+    if not card.lines:
+        return [_hand_sheet(card, [])]
+    pages: list[list[Line]] = [[]]
+    for name in card.sections or dict.fromkeys(line.section for line in card.lines):
+        section = [line for line in card.lines if line.section == name]
+        if pages[-1] and _height(pages[-1] + section, []) > max_height:
+            pages.append([])
+        pages[-1] += section
+    return [_sheet(card, page, page[0].section if len({x.section for x in page}) == 1 else None, [])
+            for page in pages]
+
+
+def _height(lines: Sequence[Line], winning: Sequence[Sequence[int]]) -> int:
+    sections = dict.fromkeys(line.section for line in lines)
+    return (HEADER_H + len(sections) * SECTION_H + sum(_line_height(line) for line in lines)
+            + (tile_size(TILE_W)[1] + 60 if winning else 0) + MARGIN)
+
+
+def _sheet(card: Card, lines: list[Line], section: str | None, winning: list[list[int]]) -> Rendered:
+    """The sheet of ``lines`` (with the winning tiles under a single line)."""
     sections = list(dict.fromkeys(line.section for line in lines))
-    height = (HEADER_H + len(sections) * SECTION_H + sum(_line_height(line) for line in lines)
-              + (tile_size(TILE_W)[1] + 60 if winning else 0) + MARGIN)
-    image, draw = canvas(WIDTH, height, PAPER)
+    image, draw = canvas(WIDTH, _height(lines, winning), PAPER)
     _header(draw, card, any(letter in "xyz" for line in lines for p in line.patterns for _, letter in _tokens(p)))
     y = HEADER_H
     for name in sections:
         draw.rectangle((0, y, WIDTH, y + SECTION_H), fill=INK)
         draw.text((MARGIN, y + SECTION_H // 2), ellipsize(name, fonts.bold(24), WIDTH - 2 * MARGIN - 260),
                   font=fonts.bold(24), fill=WHITE, anchor="lm")
-        draw.text((WIDTH - MARGIN, y + SECTION_H // 2), "X exposed · C concealed", font=fonts.regular(19),
+        draw.text((WIDTH - MARGIN, y + SECTION_H // 2), "X exposed · C concealed · chips", font=fonts.regular(19),
                   fill=WHITE, anchor="rm")
         y += SECTION_H
         for k, line in enumerate(x for x in lines if x.section == name):
-            y = _line(draw, line, y, k % 2 == 1)
+            y = _line(draw, line, f"#{line_number(card, line)}", y, k % 2 == 1)
     if winning:
         _winning(image, draw, winning, y)
     return finish(image, card_alt(card, lines, section, winning))
@@ -137,12 +164,12 @@ def _line_height(line: Line) -> int:
     return len(line.patterns) * ROW_PATTERN_H + (NOTE_H if line.note else 0) + 16
 
 
-def _line(draw: ImageDraw.ImageDraw, line: Line, top: int, shaded: bool) -> int:
+def _line(draw: ImageDraw.ImageDraw, line: Line, number: str, top: int, shaded: bool) -> int:
     height = _line_height(line)
     if shaded:
         draw.rectangle((0, top, WIDTH, top + height), fill=STRIPE)
-    draw.text((MARGIN, top + 8 + ROW_PATTERN_H // 2), ellipsize(line.id, fonts.regular(21), ID_W - 8),
-              font=fonts.regular(21), fill=GREY, anchor="lm")
+    # The line's number in its section, as players name lines ("2468 #3"); the card file's ids are for files.
+    draw.text((MARGIN, top + 8 + ROW_PATTERN_H // 2), number, font=fonts.bold(24), fill=GREY, anchor="lm")
     y = top + 8
     for k, pattern in enumerate(line.patterns):
         x = PATTERN_X
@@ -207,19 +234,12 @@ def _winning(image: Image.Image, draw: ImageDraw.ImageDraw, groups: list[list[in
         x += gap
 
 
-def _line_alt(line: Line) -> str:
-    how = "exposed" if line.exposed else "concealed"
-    value = str(line.value) if line.east_value is None else f"{line.value} ({line.east_value} for East)"
-    note = f", {line.note}" if line.note else ""
-    return f"{line.id}: {' or '.join(line.patterns)}{note}; {how}, {value} points."
-
-
 def card_alt(card: Card, lines: Sequence[Line], section: str | None, winning: Sequence[Sequence[int]]) -> str:
-    """The alt text of a card sheet: the lines shown, in words."""
-    scope = f"line {lines[0].id}" if len(lines) == 1 else f"section {lines[0].section}" if section else "all lines"
-    head = (f"{card.name}, {scope}. Letters a, b, c are the card's three colours (three different suits); "
-            "x, y, z any suit.")
-    body = " ".join(_line_alt(line) for line in lines)
+    """The alt text of a card sheet: the lines shown, in words, each named as players name it."""
+    scope = line_name(card, lines[0]) if len(lines) == 1 else f"section {lines[0].section}" if section else \
+        ", ".join(dict.fromkeys(x.section for x in lines))
+    head = f"{card.name}, {scope}. The notes say which suits each line takes."
+    body = " ".join(line_words(card, line) + "." for line in lines)
     if winning:
         body += " Winning tiles: " + "; ".join(spoken(g) for g in winning) + "."
     text = f"{head} {body}"

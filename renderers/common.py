@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.engine.matching import group_name
 from bot.engine.tiles import Tile, name
+from bot.engine.wording import group_words
 
 from .fonts import Font
 
@@ -136,15 +136,10 @@ def group_tile(group: Sequence[int], wild: int | None = Tile.J) -> int:
 
 
 def describe_group(group: Sequence[int], wild: int | None = Tile.J) -> str:
-    """``Kong of 7 Dot with 1 joker``: jokers are counted, since a player may swap a natural for them. A run
-    (the classical game's chow) is ``Chow of 3 Dot, 4 Dot, 5 Dot``."""
-    if len(set(group) - {wild}) > 1:
-        return f"Chow of {spoken(sorted(group))}"
-    kind = group_name(len(group)).capitalize()
-    tile = group_tile(group, wild)
-    text = f"{kind} of {name(tile)}"
-    jokers = sum(1 for t in group if t == wild and t != tile)
-    return text + (f" with {jokers} joker{'s' if jokers > 1 else ''}" if jokers else "")
+    """``Kong of 7 Dot with 1 joker`` (with flowers where they are wild): wild tiles are counted, since a player
+    may swap a natural for a joker. A run (the classical game's chow) is ``Chow 3-4-5 Dot``."""
+    text = group_words(group, wild)
+    return text[:1].upper() + text[1:]
 
 
 def wrap_groups(groups: Sequence[Sequence[int]], room: int, width_of: Callable[[Sequence[int]], int],

@@ -17,10 +17,10 @@ from . import fonts
 from .common import ALERT, CREAM, FELT, FELT_DARK, FELT_LIGHT, HIGHLIGHT, INK, MUTED, WHITE, WOOD, WOOD_LIGHT
 from .tiles import paste_back, paste_tile
 
-TILE_WIDTHS = (88, 60, 50)  # the rack, its exposures, the table
+TILE_WIDTHS = (88, 60, 50, 44)  # the rack, its exposures, the table, the winning hand
 TEXT_PAIRS = ((CREAM, FELT), (WHITE, FELT), (WHITE, FELT_DARK), (WHITE, FELT_LIGHT), (CREAM, FELT_LIGHT),
               (CREAM, FELT_DARK), (MUTED, FELT_DARK), (MUTED, FELT_LIGHT), (HIGHLIGHT, FELT), (CREAM, WOOD),
-              (HIGHLIGHT, WOOD), (INK, HIGHLIGHT), (WHITE, ALERT), (INK, MUTED), (INK, CREAM))
+              (HIGHLIGHT, WOOD), (INK, HIGHLIGHT), (WHITE, ALERT), (INK, MUTED), (INK, CREAM), (WHITE, INK))
 
 
 def warm_up() -> None:

@@ -217,7 +217,14 @@ def _axes(draw: ImageDraw.ImageDraw, plot: tuple[int, int, int, int], low: int, 
     step = max(1, -(-len(labels) // 6))  # at most about six week labels, so they never overlap
     for i in range(0, len(labels), step):
         x = x0 + (x1 - x0) * (i / max(1, len(labels) - 1) if len(labels) > 1 else 0.5)
-        draw.text((x, y1 + 12), labels[i].split("-")[-1], font=small, fill=GREY, anchor="mt")
+        draw.text((x, y1 + 12), short_week(labels[i]), font=small, fill=GREY, anchor="mt")
+
+
+def short_week(label: str) -> str:
+    """A week on the season chart's axis: ``week of 23 Nov 2026`` as ``23 Nov``; an ISO label as ``W48``."""
+    if label.startswith("week of "):
+        return " ".join(label.removeprefix("week of ").split()[:2])
+    return label.split("-")[-1]
 
 
 def _marker(draw: ImageDraw.ImageDraw, shape: str, c: tuple[float, float], r: float, colour: RGB) -> None:

@@ -190,7 +190,7 @@ def _write(tmp_path: Path, data: Any) -> str:
 
 
 @pytest.mark.parametrize(("change", "fragment"), [
-    (lambda d: d["actions"][0].update(tile=5), "action 0: discard: 5 is not a tile: write tiles as text codes"),
+    (lambda d: d["actions"][0].update(tile=5), "action 0: discard: 5 is not a tile: write tiles as text"),
     (lambda d: d["actions"][0].update(type={"a": 1}), 'action 0: An action must be an object with a "type"'),
     (lambda d: d["actions"].insert(0, {"type": "charleston_pass", "seat": 0}), "needs a 'tiles' field"),
     (lambda d: d.update(rules=None), '"rules" must be an object of table options'),

@@ -390,7 +390,7 @@ def test_CL_the_base_is_a_table_option() -> None:
     table.call_mahjong(3)
     table.pass_all()
     assert amounts(table.state) == {(0, 3): 6, (1, 3): 3, (2, 3): 3}
-    assert {p.reason for p in payouts(table.state)} == {"classical: threw the winning tile", "classical: value"}
+    assert {p.reason for p in payouts(table.state)} == {"threw the winning tile", "the hand's value"}
 
 
 def test_CL_heavenly_hand() -> None:

@@ -90,7 +90,7 @@ def test_standings_rejects_a_bad_week(tmp_path: Path, capsys: pytest.CaptureFixt
     path = tmp_path / "league.db"
     asyncio.run(league_with_games(path, 1))
     assert main(["standings", "--db", str(path), "--week", "week 5"]) == 2
-    assert "YYYY-Www" in capsys.readouterr().err
+    assert "like 23 Nov 2026" in capsys.readouterr().err
 
 
 def test_tables_resume_finishes_computer_tables_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -33,6 +33,21 @@ def test_M1a_M2_self_drawn_fourteenth_tile() -> None:
     assert "game_over" in types(events)
 
 
+def test_M2_the_tile_that_won_is_recorded_with_the_result() -> None:
+    """The winning hand is shown with the tile that won it marked: the drawn tile, or the discard taken."""
+    drawn = Table({1: "3B 3B 3B J 6Bx4 9Cx4 E"}, wall="E")
+    drawn.discard_and_close(0, drawn.racks[0][-1])
+    drawn.draw(1)
+    drawn.declare(1)
+    assert drawn.state.result is not None and drawn.state.result.tile == t1("E")
+    assert drawn.state.result.to_json()["tile"] == "E"
+    called = Table({0: "5D", 1: "N E W S 1B 1B 9B 9B 1C 1C 9C 9C 5D"})
+    called.discard(0, "5D")
+    called.call_mahjong(1)
+    called.close()
+    assert called.state.result is not None and called.state.result.tile == t1("5D")
+
+
 def test_M1b_a_discard_may_complete_a_pair_on_a_concealed_hand() -> None:
     """sp-3 (N E W S 11a 99a 11b 99b 55c, C 50, Singles and Pairs): 5 Dot completes the pair of 5s."""
     table = Table({0: "5D", 1: "N E W S 1B 1B 9B 9B 1C 1C 9C 9C 5D"})

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from support.leagues import GUILD, OTHER, game_at
-from support.service import OpenDb
+from support.service import ALICE, OpenDb, human_table, move_people
 
 from bot.engine.rules import table_rules
 from bot.service.clock import ManualClock
@@ -95,11 +95,37 @@ async def test_weeks_typed_and_suggested(leagues: LeagueService) -> None:
     league = await leagues.create(GUILD, "Club", week_start=6)  # Sunday weeks
     assert leagues.week_of(league, None) == "2026-W47"  # Wednesday 18 November 2026
     assert leagues.week_of(league, " 2026-w40 ") == "2026-W40"
-    with pytest.raises(TableError, match="YYYY-Www"):
+    with pytest.raises(TableError, match="like 23 Nov 2026"):
         leagues.week_of(league, "last week")
     with pytest.raises(TableError, match="2026 has no week 60"):
         leagues.week_of(league, "2026-W60")
     assert leagues.recent_weeks(league, 3) == ["2026-W47", "2026-W46", "2026-W45"]
+    # Weeks as people say them: the day the week starts (a Sunday here), and any day in it read back.
+    assert leagues.week_choices(league, 2) == [("week of 15 Nov 2026", "2026-W47"), ("week of 8 Nov 2026", "2026-W46")]
+    for typed in ("week of 15 Nov 2026", "18 November 2026", "Nov 21, 2026", "2026-11-15"):
+        assert leagues.week_of(league, typed) == "2026-W47", typed
+    assert leagues.week_of(league, "14 Nov 2026") == "2026-W46"  # the Saturday before: the week before
+
+
+async def test_a_server_without_a_league_has_standings(tmp_path: Path, open_db: OpenDb) -> None:
+    """/standings where no league was made: the server's games, weeks from Monday in UTC, as the command line."""
+    db = await open_db(tmp_path / "server.db")
+    tables = TableService(db, clock=ManualClock(), computer_delay=0)
+    leagues = LeagueService(db, tables.clock)
+    table_id = await human_table(tables, [ALICE], seed=5, charleston=False)
+    await tables.start(table_id)
+    while tables.tables[table_id].playing:
+        assert await move_people(tables, table_id)
+    assert await leagues.leagues(5) == []
+    week = await leagues.server_week(5)
+    assert week.name == "week of 2 Nov 2026" and week.label == "2026-W45"  # the service clock's Monday 2 Nov
+    ended = datetime.now(UTC).date()  # games are stamped with the wall clock when they end
+    this_week = await leagues.server_week(5, ended.isoformat())
+    assert [r.player_id for r in this_week.rows] == [ALICE] and this_week.rows[0].games == 1
+    totals = await leagues.server_totals(5)
+    assert totals.name == "all games" and totals.rows == this_week.rows
+    with pytest.raises(TableError, match="is not a week"):
+        await leagues.server_week(5, "someday")
 
 
 async def test_players_join_with_their_first_game_at_a_league_table(tmp_path: Path, open_db: OpenDb) -> None:

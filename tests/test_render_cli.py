@@ -56,9 +56,9 @@ def test_render_table_from_a_replay(tmp_path: Path, capsys: pytest.CaptureFixtur
     code, stdout, _ = run(["render", "table", "--replay", EXAMPLE, "--step", "5", "--names", "Ann, Bea", "-o",
                            str(out)], capsys)
     assert code == 0 and out.exists()
-    assert "South (Bea) to discard" in stdout and "West (Seat 2)" in stdout
+    assert "South to discard" in stdout and "South, Bea, to play" in stdout and "West, Seat 2:" in stdout
     code, stdout, _ = run(["render", "table", "--replay", EXAMPLE, "-o", str(out)], capsys)
-    assert code == 0 and "Mah Jongg! East (Seat 0)" in stdout
+    assert code == 0 and "Mah Jongg! East wins on a discard" in stdout and "Winning hand: 2026 #1, 30 chips" in stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -83,7 +83,7 @@ def test_render_table_broken_replay(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_render_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "card.png"
     code, stdout, _ = run(["render", "card", "--card", "practice", "--section", "quints", "-o", str(out)], capsys)
-    assert code == 0 and "quint-1: 22a 44444a 66a 88888b" in stdout
+    assert code == 0 and "Quints #1: 22 44444 66 88888" in stdout
     code, stdout, _ = run(["render", "card", "--card", "practice", "--hand", "2468-1", "--winning",
                            "GD GD; 2B 2B 2B 2B; 8B 8B; 4C 4C J; 6C 6C 6C", "-o", str(out)], capsys)
     assert code == 0 and "Winning tiles: Green Dragon, Green Dragon;" in stdout
@@ -138,7 +138,7 @@ def test_render_standings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
                           capsys)
     assert code == 0 and "cumulative net chips over 1 weeks" in stdout
     code, stdout, _ = run(["render", "standings", "--db", str(path), "--week", "2001-W01", "-o", str(out)], capsys)
-    assert code == 0 and stdout.strip() == "Weekly standings, 2001-W01: no games this week."
+    assert code == 0 and stdout.strip() == "Weekly standings, week of 1 Jan 2001: no games this week."
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -109,4 +109,4 @@ def test_golden_winning_line() -> None:
 @pytest.mark.parametrize("rows", [0, 3])
 def test_golden_standings(rows: int) -> None:
     table = [Row(1, "Ruth", 42, 5, 2), Row(2, "Sadie", 0, 3, 0), Row(3, "Ida Featherstonehaugh", -17, 4, 1)]
-    check(f"standings-{rows}", render_weekly("2026-W48", table[:rows]))
+    check(f"standings-{rows}", render_weekly("week of 23 Nov 2026", table[:rows]))

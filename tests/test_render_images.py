@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,16 +12,18 @@ from PIL import Image, ImageChops
 from support.cards import StandingsRow as Row
 
 from bot.engine.card import Card
-from bot.engine.notation import parse_groups, parse_tiles
+from bot.engine.notation import parse_groups, parse_tile, parse_tiles
 from bot.engine.replay import replay
 from bot.engine.state import Phase
 from bot.engine.tiles import Tile, display_sorted, name
 from bot.engine.views import public_view, seat_view
+from bot.engine.wording import printed_pattern
 from bot.service.cards import load_card
 from renderers import (
     NotOnCard,
     Rendered,
     render_card,
+    render_card_pages,
     render_rack,
     render_season,
     render_seat_view,
@@ -106,15 +109,15 @@ def test_table_size_mode_budget_and_alt() -> None:
     image = render_table(view, samples.NAMES)
     picture = opened(image)
     assert picture.mode == "P"
-    assert image.width == 824
-    assert image.height == 1174
-    assert len(image.png) <= 300_000
+    assert image.width == 720
+    assert image.height == 1128
+    assert len(image.png) <= 150_000
     alt = image.alt
-    assert alt.startswith("Mah Jongg table, game 1. West (Ida) to draw. 31 tiles left in the wall.")
-    assert "South (Sadie): 6 concealed tiles, exposed Kong of White Dragon and Pung of 1 Crak with 1 joker." in alt
-    assert "North (Dorothy), dead hand" in alt
-    assert "68 discards; the latest is South from South." in alt
-    assert alt.endswith("2 Bam, Joker, South.")
+    assert alt.startswith("Mah Jongg table, game 1. West to draw. 31 tiles left in the wall.")
+    assert "South, Sadie: 6 concealed tiles, exposed Kong of White Dragon and Pung of 1 Crak with 1 joker." in alt
+    assert "West, Ida, to play:" in alt and "North, Dorothy, dead:" in alt
+    assert "68 discards; the latest is South, from South." in alt
+    assert "Out by tile: 1 Bam 3, 2 Bam 3," in alt and alt.endswith("Flower 3, Joker 1.")
     assert len(alt) <= ALT_LIMIT
 
 
@@ -123,18 +126,52 @@ def test_table_from_a_replay_at_every_step() -> None:
     data = json.loads(EXAMPLE.read_text())
     for step in range(len(data["actions"]) + 1):
         view = public_view(replay(data, card, stop_at=step).game)
-        image = render_table(view)
-        assert image.width == 824 and len(image.alt) <= ALT_LIMIT
+        image = render_table(view, card=card)
+        assert image.width == 720 and len(image.alt) <= ALT_LIMIT
+        # Whose move it is: in play only, never the discarder while her tile may be called.
+        assert ("to play" in image.alt) == (view.phase == Phase.PLAY)
     assert view.phase == Phase.FINISHED
-    assert "Mah Jongg! East (Seat 0), on a discard." in image.alt
-    assert "Winning hand: line 2026-1, 30 points" in image.alt
+    assert "Mah Jongg! East wins on a discard." in image.alt
+    assert "Winning hand: 2026 #1, 30 chips, jokerless:" in image.alt and "6 Bam won it." in image.alt
+
+
+def test_table_leaves_empty_chairs_out_at_two_and_three_players() -> None:
+    seats = samples.table().seats
+    three = samples.table(seats=tuple(replace(s, empty=True, exposures=()) if s.seat == 3 else s for s in seats))
+    two = samples.table(seats=tuple(replace(s, empty=True, exposures=()) if s.seat in (1, 3) else s for s in seats))
+    four = render_table(samples.table(), samples.NAMES)
+    for view, shown in ((three, ("East", "South", "West")), (two, ("East", "West"))):
+        image = render_table(view, samples.NAMES)
+        assert image.height < four.height
+        for seat, wind in enumerate(("East", "South", "West", "North")):
+            assert (f"{wind}, {samples.NAMES[seat]}" in image.alt) == (wind in shown), (wind, image.alt)
+        assert "empty" not in image.alt
+
+
+def test_table_groups_the_discards_by_tile_with_counts() -> None:
+    view = samples.table()
+    alt = render_table(view, samples.NAMES).alt
+    out = {name(t): sum(1 for _, x in view.discards if x == t) for _, t in view.discards}
+    listed = alt.split("Out by tile: ")[1].rstrip(".").split(", ")
+    assert dict(item.rsplit(" ", 1) for item in listed) == {k: str(v) for k, v in out.items()}
+
+
+def test_table_marks_the_winning_tile_at_the_end() -> None:
+    """The tile that won is ringed in the winning hand (and named); a result saved without it rings nothing."""
+    card = load_card("practice")
+    view = public_view(replay(json.loads(EXAMPLE.read_text()), card).game)
+    assert view.result is not None and view.result.tile == parse_tile("6B")
+    marked = opened(render_table(view, card=card))
+    unmarked = opened(render_table(replace(view, result=replace(view.result, tile=None)), card=card))
+    band = (0, marked.height - 140, marked.width, marked.height - 40)  # the winning hand's row of tiles
+    assert _highlight_pixels(marked, band) > 200 > 20 > _highlight_pixels(unmarked, band)
 
 
 def test_table_with_no_discards_and_odd_names() -> None:
     view = samples.table(discards=(), phase=Phase.PLAY)
     image = render_table(view, ["🀄", None, "Zoë", "x" * 300])
     assert "No discards yet." in image.alt
-    assert "East (Seat 0)" in image.alt and "West (Zoë)" in image.alt
+    assert "East, Seat 0" in image.alt and "West, Zoë" in image.alt
 
 
 def test_card_sheet_sizes_and_alt(practice: Card) -> None:
@@ -142,18 +179,22 @@ def test_card_sheet_sizes_and_alt(practice: Card) -> None:
     assert opened(section).mode == "P"
     assert section.width == 824
     lines = [line for line in practice.lines if line.section == "2468"]
-    for line in lines:
-        assert f"{line.id}: {' or '.join(line.patterns)}" in section.alt
+    for number, line in enumerate(lines, start=1):
+        assert f"2468 #{number}: {' or '.join(printed_pattern(p) for p in line.patterns)}" in section.alt
+        assert line.id not in section.alt  # named as the card prints it, never by the file's id
     one = render_card(practice, line_id="2468-1", tiles=parse_groups("GD GD; 2B 2B 2B 2B; 8B 8B; 4C 4C J; 6C 6C 6C"))
     assert one.width == 824
     assert "Winning tiles: Green Dragon, Green Dragon; 2 Bam, 2 Bam, 2 Bam, 2 Bam;" in one.alt
     whole = render_card(practice)
     assert whole.height > section.height and len(whole.alt) <= ALT_LIMIT
+    pages = render_card_pages(practice)
+    assert len(pages) > 1 and all(p.height <= 1400 for p in pages)  # never one 5,000-pixel strip on a phone
+    assert sum(p.height for p in pages) >= whole.height
 
 
 def test_card_sheet_handles_east_values_and_free_letters(card1946: Card) -> None:
     image = render_card(card1946, section="1-3-5-7-9")
-    assert "(120 for East)" in image.alt or "(140 for East)" in image.alt
+    assert "60 chips (120 with East)" in image.alt
 
 
 def test_card_sheet_rejects_unknown_sections_and_lines(practice: Card) -> None:

@@ -200,7 +200,7 @@ def test_cli_replay_prints_events_and_payouts(tmp_path: Path, capsys: pytest.Cap
     path = _write(tmp_path, export_replay(_won_game()))
     assert main(["replay", path]) == 0
     out = capsys.readouterr().out
-    assert "369-4" in out and "South" in out
+    assert "369 #4" in out and "South" in out
     assert "Payouts:" in out
     assert re.search(r"East pays South 50\b", out)
     assert re.search(r"West pays South 25\b", out) and re.search(r"North pays South 25\b", out)

@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from support.service import ALICE, BOB, CAROL, DAN, PEOPLE, OpenDb, human_table, move_people
+from support.service import ALICE, BOB, CAROL, DAN, PEOPLE, OpenDb, human_table, move_people, waiting
 
 from bot.engine.state import Phase
 from bot.engine.tiles import code
@@ -49,7 +49,8 @@ async def _to_a_window_alice_can_call(service: TableService, clock: ManualClock,
 async def test_a_call_with_its_token_is_accepted_after_computer_moves_in_the_same_window(db: Database) -> None:
     clock = ManualClock()
     service = TableService(db, clock=clock, computer_delay=1.5)
-    table_id = await human_table(service, [ALICE], seed=41, level="easy", charleston=False, call_window_seconds=10)
+    table_id = await human_table(service, [ALICE], seed=41, level="easy", charleston=False, call_window_seconds=10,
+                                 table_options=waiting(service))
     await service.start(table_id)
     await _to_a_window_alice_can_call(service, clock, table_id)
     table = service.tables[table_id]
@@ -78,16 +79,16 @@ async def test_a_button_for_a_closed_window_is_refused_clearly(db: Database) -> 
     clock.advance(10)  # the window runs out with Alice silent
     await service.tick()
     assert stale.table.token not in {service.seat_update(table_id, ALICE).table.token}
-    with pytest.raises(TableError, match="which is over") as refused:
+    with pytest.raises(TableError, match="can no longer be called") as refused:
         await service.act(table_id, ALICE, stale.choices.calls[0].key, token=stale.table.token)
     assert refused.value.kind == ErrorKind.GONE
-    assert "the call on discard" in str(refused.value)
+    assert "an earlier discard" in str(refused.value)
 
 
 async def test_computer_moves_happen_at_their_paced_times(db: Database) -> None:
     clock = ManualClock()
     service = TableService(db, clock=clock, computer_delay=1.5)
-    table_id = await human_table(service, [ALICE], seed=42, charleston=False)
+    table_id = await human_table(service, [ALICE], seed=42, charleston=False, table_options=waiting(service))
     moments: list[tuple[float, str, int]] = []
     start = clock.now()
 
@@ -137,7 +138,8 @@ async def test_a_table_of_people_who_never_act_does_not_stall(db: Database) -> N
 async def test_two_players_passing_the_same_window_at_the_same_moment_are_both_accepted(db: Database) -> None:
     clock = ManualClock()
     service = TableService(db, clock=clock, computer_delay=0)
-    table_id = await human_table(service, list(PEOPLE), seed=44, charleston=False)
+    table_id = await human_table(service, list(PEOPLE), seed=44, charleston=False,
+                                 table_options=waiting(service))
     await service.start(table_id)
     table = service.tables[table_id]
     assert table.game is not None
@@ -193,7 +195,8 @@ async def test_computers_answer_a_call_window_open_when_the_bot_stopped(tmp_path
     clock = ManualClock()
     db1 = await open_db(path)
     first = TableService(db1, clock=clock, computer_delay=1.5)
-    table_id = await human_table(first, [ALICE], seed=46, charleston=False, call_window_seconds=30)
+    table_id = await human_table(first, [ALICE], seed=46, charleston=False, call_window_seconds=30,
+                                 table_options=waiting(first))
     await first.start(table_id)
     game = first.tables[table_id].game
     assert game is not None

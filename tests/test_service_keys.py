@@ -116,7 +116,10 @@ def test_CL_chows_and_kongs_have_keys_and_labels() -> None:
 
 
 def test_tokens_name_their_decisions() -> None:
-    assert describe("3c2") == "the first left pass of game 3"
-    assert describe("3w31") == "the call on discard 31 of game 3"
-    assert describe("1t0") == "the turn after discard 0 of game 1"
-    assert describe("1v") == "the vote to stop the Charleston of game 1"
+    assert describe("3c2") == "the first left pass"
+    assert describe("3w31") == "an earlier discard" == describe("3w31", 3)
+    assert describe("1t0") == "an earlier turn"
+    assert describe("1v") == "the vote to stop the Charleston"
+    assert describe("1v", 2) == "an earlier game"
+    assert gone_message("3w31") == ("That button was for an earlier discard, which can no longer be called. Use the "
+                                    "newest message.")

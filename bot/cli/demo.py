@@ -16,6 +16,7 @@ from bot.engine.payouts import payouts
 from bot.engine.rules import TableRules, rules_for_card, table_rules
 from bot.engine.tiles import code
 from bot.engine.views import public_view, seat_view
+from bot.engine.wording import line_words
 from bot.service.cards import load_card
 from bot.service.narration import describe
 
@@ -77,11 +78,11 @@ class Narrator:
         # told here (a self-pick may also come from a joker exchange after a call, with no draw to tell).
         drew = self.drawn.pop(event.seat, None) if event.seat is not None else None
         draw = f"{describe(drew, self.wind)}\n" if drew is not None else ""
-        if not self.game.card.lines:  # the classical game: no card line to show
-            return f"{draw}\n{describe(event, self.wind)}\n   Hand: {groups}"
-        line = self.game.card.line(d["line"])
-        return (f"{draw}\n{describe(event, self.wind)}\n   Line {line.id} ({line.section}): {line.printed()}\n"
-                f"   Hand: {groups}")
+        card = self.game.card
+        told = describe(event, self.wind, card=card)
+        if not card.lines:  # the classical game: no card line to show
+            return f"{draw}\n{told}\n   Hand: {groups}"
+        return f"{draw}\n{told}\n   {line_words(card, card.line(d['line']))}\n   Hand: {groups}"
 
 
 def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | None = None,
@@ -118,7 +119,7 @@ def write_images(game: Game, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     state = game.state
     images = {"table.png": render_table(public_view(game), [seat_wind(state, s) for s in range(4)],
-                                        wild=game.card.wild)}
+                                        wild=game.card.wild, card=game.card)}
     for seat in state.players:
         images[f"rack-{seat_wind(state, seat).lower()}.png"] = render_seat_view(seat_view(game, seat))
     if state.result is not None and state.result.line is not None:

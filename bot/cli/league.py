@@ -10,10 +10,11 @@ from typing import Any
 
 from bot.cli.common import UsageProblem, file_path, guild_id, print_json, same_file, with_database
 from bot.service.tables import TableService
+from bot.service.weeks import read_week, week_name
 from bot.store import ledger
 from bot.store.db import Database
 from bot.store.migrations import MIGRATIONS
-from bot.store.standings import parse_week, standings, to_csv, weekly_standings
+from bot.store.standings import get_league, standings, to_csv, weekly_standings
 
 
 def register(commands: Any) -> None:
@@ -28,7 +29,8 @@ def register(commands: Any) -> None:
     p.add_argument("--db", type=file_path, required=True, metavar="PATH")
     p.add_argument("--guild", type=guild_id, default=None, metavar="ID",
                    help="default: every guild in the database")
-    p.add_argument("--week", default=None, metavar="YYYY-Www", help="default: the current week")
+    p.add_argument("--week", default=None, metavar="DAY",
+                   help="a day of the week (23 Nov 2026) or its ISO label 2026-W48; default: the current week")
     p.add_argument("--all-time", action="store_true", help="season totals instead of one week")
     p.add_argument("--json", action="store_true")
     p.add_argument("--csv", action="store_true", help="CSV for a spreadsheet")
@@ -72,7 +74,7 @@ def run_standings(args: argparse.Namespace) -> int:
     """`standings`: a week's or all-time standings, as a table or CSV."""
     if args.week:
         try:
-            parse_week(args.week)
+            read_week(args.week, 0)
         except ValueError as exc:
             raise UsageProblem(str(exc)) from None
 
@@ -86,16 +88,19 @@ def run_standings(args: argparse.Namespace) -> int:
         for guild in guilds:
             if args.all_time:
                 label, rows = "all time", await standings(db, guild)
+                named = "all games"
             else:
-                label, rows = await weekly_standings(db, guild, args.week)
-            report.append({"guild": guild, "week": label, "standings": [_row(r) for r in rows]})
+                week_start = (await get_league(db, guild)).week_start
+                label, rows = await weekly_standings(db, guild, read_week(args.week, week_start) if args.week else None)
+                named = week_name(label, week_start)
+            report.append({"guild": guild, "week": label, "name": named, "standings": [_row(r) for r in rows]})
             if args.csv:
                 sys.stdout.write(to_csv(rows))
         if args.json:
             print_json(report if args.guild is None else report[0])
         elif not args.csv:
             for part in report:
-                print(f"Guild {part['guild']}, {part['week']}:")
+                print(f"Guild {part['guild']}, {part['name']}:")
                 if not part["standings"]:
                     print("  no games")
                 for rank, r in enumerate(part["standings"], start=1):

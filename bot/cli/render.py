@@ -68,7 +68,8 @@ def register(commands: Any) -> None:
     p = sub.add_parser("standings", help="a league week's standings chart (or the season's)")
     p.add_argument("--db", type=file_path, required=True, metavar="PATH")
     p.add_argument("--guild", type=guild_id, default=None, metavar="ID", help="default: the database's only guild")
-    p.add_argument("--week", default=None, metavar="YYYY-Www", help="default: the current week")
+    p.add_argument("--week", default=None, metavar="DAY",
+                   help="a day of the week (23 Nov 2026, 2026-11-23) or its ISO label 2026-W48; default: this week")
     p.add_argument("--season", action="store_true", help="cumulative net chips over every week with games")
     _output(p)
     p.set_defaults(run=run_standings)
@@ -137,7 +138,8 @@ def run_table(args: argparse.Namespace) -> int:
         raise UsageProblem(f"--names takes at most 4 names, one per seat; got {len(names)}")
     if names is not None and any(n is not None and len(n) > MAX_NAME for n in names):
         raise UsageProblem(f"--names: a name has at most {MAX_NAME} characters")
-    return _write(render_table(public_view(game), names, wild=game.card.wild), args.output, args.replay)
+    return _write(render_table(public_view(game), names, wild=game.card.wild, card=game.card), args.output,
+                  args.replay)
 
 
 def run_card(args: argparse.Namespace) -> int:
@@ -167,13 +169,13 @@ def run_tiles(args: argparse.Namespace) -> int:
 
 def run_standings(args: argparse.Namespace) -> int:
     """`render standings`: a week's or a season's standings chart."""
-    from bot.store.standings import parse_week
+    from bot.service.weeks import read_week
 
     if args.week and args.season:
         raise UsageProblem("give --week or --season, not both")
     if args.week:
         try:
-            parse_week(args.week)
+            read_week(args.week, 0)
         except ValueError as exc:
             raise UsageProblem(str(exc)) from None
     if same_file(args.db, args.output):
@@ -183,13 +185,14 @@ def run_standings(args: argparse.Namespace) -> int:
 
 
 async def _standings_image(db: Database, args: argparse.Namespace) -> Rendered:
-    from bot.store.standings import get_league, week_label, weekly_standings
+    from bot.service.weeks import day_text, read_week, week_name
+    from bot.store.standings import get_league, week_label, week_start_date, weekly_standings
 
     guild = args.guild if args.guild is not None else await _only_guild(db)
-    if not args.season:
-        label, rows = await weekly_standings(db, guild, args.week)
-        return render_weekly(label, rows)
     league = await get_league(db, guild)
+    if not args.season:
+        label, rows = await weekly_standings(db, guild, read_week(args.week, league.week_start) if args.week else None)
+        return render_weekly(week_name(label, league.week_start), rows)
     async with db.conn.execute("SELECT MIN(ended_at), MAX(ended_at) FROM games WHERE guild_id = ? "
                                "AND ended_at IS NOT NULL", (guild,)) as cursor:
         row = await cursor.fetchone()
@@ -203,7 +206,9 @@ async def _standings_image(db: Database, args: argparse.Namespace) -> Rendered:
         if weeks[-1][0] == last_label:
             break
         day += timedelta(days=7)
-    return render_season(f"{weeks[0][0]} to {weeks[-1][0]}", weeks)
+    first, final = (week_start_date(weeks[i][0], league.week_start) for i in (0, -1))
+    named = [(week_name(label, league.week_start), rows) for label, rows in weeks]
+    return render_season(f"{day_text(first)} to {day_text(final + timedelta(days=6))}", named)
 
 
 async def _only_guild(db: Database) -> int:

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     winds = [seat_wind(game.state, s) for s in range(4)]
     for event in played.opening + [e for step in played.events for e in step]:
-        print(("  (private) " if event.private else "") + describe(event, winds.__getitem__))
+        print(("  (private) " if event.private else "") + describe(event, winds.__getitem__, card=card))
     state = summary(game)
     print(f"\nPhase: {state['phase']}; {state['wall']} tiles in the wall; {state['discards']} discards.")
     for seat in state["seats"]:

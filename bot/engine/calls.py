@@ -12,11 +12,12 @@ from .ending import false_mahjong, win
 from .errors import IllegalAction
 from .events import Event, EventKind, public
 from .liveness import alive_after, recheck
-from .matching import check, exposure_verdict, group_name
+from .matching import exposure_verdict, group_name
 from .queries import unanswered
+from .redeem import discard_win
 from .referee import Referee
 from .state import CallWindow, Claim, Exposure, Phase, Turn
-from .tiles import name
+from .tiles import Tile, name
 from .turns import next_turn
 
 
@@ -42,13 +43,11 @@ def call(ref: Referee, action: Call) -> list[Event]:
     """A claim on the discard, checked at once; the window resolves when everyone has answered."""
     state = ref.state
     window = open_window(ref, action.seat)
-    seat = state.seats[action.seat]
     tile = window.tile
     if action.mahjong:
         if action.tiles:
             raise IllegalAction("A Mah Jongg call names no tiles: the whole hand is shown.")
-        result = check(ref.card, [*seat.rack, tile], [e.tiles for e in seat.exposures], tile_set=ref.tile_set)
-        if not result.mahjong:
+        if discard_win(ref, action.seat, tile) is None:  # as it is, or finished by redeeming jokers (M3)
             if state.rules.declarations == "friendly":
                 raise IllegalAction(f"{name(tile)} doesn't complete a Mah Jongg for you.")
             events = false_mahjong(ref, action.seat)
@@ -150,6 +149,26 @@ def maybe_resolve(ref: Referee, window: CallWindow) -> list[Event]:
     return []
 
 
+def win_on_discard(ref: Referee, seat_no: int, window: CallWindow) -> list[Event]:
+    """The Mah Jongg claim took the discard: the tile joins the hand, any jokers that finish it are redeemed (M3),
+    and the hand wins (paid as a self-pick when a redemption finished it, SC2)."""
+    state = ref.state
+    found = discard_win(ref, seat_no, window.tile)
+    assert found is not None, "a Mah Jongg claim is checked when it is made, and nothing moves in its window"
+    seat = state.seats[seat_no]
+    seat.rack.append(window.tile)
+    events: list[Event] = []
+    for step in found.redemptions:
+        exposure = state.seats[step.owner].exposures[step.exposure]
+        seat.rack.remove(step.tile)
+        seat.rack.append(Tile.J)
+        exposure.tiles[exposure.tiles.index(Tile.J)] = step.tile
+        events.append(public(EventKind.JOKER_EXCHANGE, seat_no, owner=step.owner, exposure=step.exposure,
+                             tile=step.tile))
+    discarder = None if found.redemptions else window.discarder
+    return events + win(ref, seat_no, found.result, found.how, discarder=discarder, tile=window.tile)
+
+
 def winning_claim(ref: Referee, window: CallWindow) -> Claim:
     """The claim that takes the discard. P10 (a): Mah Jongg first; (b) among Mah Jongg claims the next in turn
     after the discarder; among exposures the nearest too, or with ``first_exposed_wins`` (P10 (c)) the first
@@ -188,11 +207,10 @@ def resolve(ref: Referee, window: CallWindow) -> list[Event]:
     seat = state.seats[winner.seat]
     events = [public(EventKind.WINDOW_CLOSED, window.discarder, claimed=True, winner=winner.seat)]
     if winner.mahjong:
-        seat.rack.append(window.tile)
         if state.rules.classical:
-            return events + classical.win(ref, winner.seat, "discard", discarder=window.discarder)
-        result = check(ref.card, seat.rack, [e.tiles for e in seat.exposures], tile_set=ref.tile_set)
-        return events + win(ref, winner.seat, result, "discard", discarder=window.discarder)
+            seat.rack.append(window.tile)
+            return events + classical.win(ref, winner.seat, "discard", discarder=window.discarder, tile=window.tile)
+        return events + win_on_discard(ref, winner.seat, window)
     for tile in winner.tiles:
         seat.rack.remove(tile)
     tiles = [window.tile, *winner.tiles]

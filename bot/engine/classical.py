@@ -44,14 +44,15 @@ def complete(seat: Seat, extra: int | None = None) -> bool:
     return is_complete(rack, len(seat.exposures))
 
 
-def win(ref: Referee, seat: int, how: str, discarder: int | None = None) -> list[Event]:
-    """``seat`` goes out (CL1); ``how`` is self_pick, discard or heavenly. A win is worth the table's base."""
+def win(ref: Referee, seat: int, how: str, discarder: int | None = None, tile: int | None = None) -> list[Event]:
+    """``seat`` goes out (CL1); ``how`` is self_pick, discard or heavenly; ``tile`` the tile that won it. A win is
+    worth the table's base."""
     state = ref.state
     chair = state.seats[seat]
     groups = arrange(chair.rack, [e.tiles for e in chair.exposures])
     assert groups is not None, "a classical win is checked before it is declared"
     value = state.rules.base
-    outcome = Result(how, seat, LINE, value, None, discarder, False, False, groups)
+    outcome = Result(how, seat, LINE, value, None, discarder, False, False, groups, tile)
     return [public(EventKind.MAHJONG, seat, line=LINE, section=SECTION, value=value, how=how,
                    discarder=discarder, jokerless=False, tiles=groups),
             *end(ref, outcome)]
@@ -131,8 +132,9 @@ def declare(ref: Referee, action: DeclareMahJongg) -> list[Event]:
     if turn.stage == TurnStage.DEALT:
         return win(ref, action.seat, "heavenly")
     if turn.stage == TurnStage.CALLED:
-        return win(ref, action.seat, "discard", discarder=turn.called_from)
-    return win(ref, action.seat, "self_pick")
+        called = chair.exposures[-1].tile if chair.exposures else None
+        return win(ref, action.seat, "discard", discarder=turn.called_from, tile=called)
+    return win(ref, action.seat, "self_pick", tile=turn.drawn)
 
 
 def no_jokers(ref: Referee, action: Action) -> list[Event]:

@@ -10,13 +10,15 @@ from .referee import Referee
 from .state import Payout, Phase, Result
 
 
-def win(ref: Referee, seat: int, result: CheckResult, how: str, discarder: int | None = None) -> list[Event]:
-    """``seat`` wins with the best line of ``result``; ``how`` is self_pick, discard or heavenly."""
+def win(ref: Referee, seat: int, result: CheckResult, how: str, discarder: int | None = None,
+        tile: int | None = None) -> list[Event]:
+    """``seat`` wins with the best line of ``result``; ``how`` is self_pick, discard or heavenly; ``tile`` is the
+    tile that won it (the discard taken or the tile drawn), shown marked in the winning hand."""
     match = result.best
     assert match is not None
     line = match.line
     outcome = Result(how, seat, line.id, line.value, line.east_value, discarder, match.jokerless,
-                     line.singles_and_pairs, [list(g) for g in match.arrangement])
+                     line.singles_and_pairs, [list(g) for g in match.arrangement], tile)
     return [public(EventKind.MAHJONG, seat, line=line.id, section=line.section, value=line.value, how=how,
                    discarder=discarder, jokerless=match.pays_jokerless, tiles=outcome.tiles),
             *end(ref, outcome)]

@@ -29,6 +29,7 @@ from .game import Game
 from .liveness import alive_after
 from .matching import check, exposure_verdict, may_be_mahjong
 from .queries import blank_swap_refusal, dead_discard_refusal
+from .redeem import discard_win
 from .state import CallWindow, Phase
 from .tiles import SORT_KEY, Tile
 
@@ -134,8 +135,7 @@ def _call_actions(game: Game, seat: int, window: CallWindow, *, late: bool) -> l
         actions.append(PassCall(seat))
         if seat not in window.held:
             actions.append(Hold(seat))
-    rack = [*me.rack, window.tile]
-    if may_be_mahjong(game.card, rack, exposures) and check(game.card, rack, exposures, tile_set=game.tile_set).mahjong:
+    if discard_win(game, seat, window.tile) is not None:  # as it is, or finished by redeeming jokers (M3)
         actions.append(Call(seat, (), True))
     if window.mahjong_only:
         return actions

@@ -90,6 +90,8 @@ def declare(ref: Referee, action: DeclareMahJongg) -> list[Event]:
         return events + next_turn(ref, action.seat)
     if turn.stage == TurnStage.DEALT:
         return win(ref, action.seat, result, "heavenly")  # §11.3: after the Charleston, before discarding
+    called = seat.exposures[-1].tile if turn.stage == TurnStage.CALLED and seat.exposures else None
     if turn.stage == TurnStage.CALLED and not turn.exchanged:
-        return win(ref, action.seat, result, "discard", discarder=turn.called_from)
-    return win(ref, action.seat, result, "self_pick")  # SC2: own draw, or completed by a joker exchange
+        return win(ref, action.seat, result, "discard", discarder=turn.called_from, tile=called)
+    # SC2: own draw, or completed by a joker exchange
+    return win(ref, action.seat, result, "self_pick", tile=turn.drawn if turn.drawn is not None else called)

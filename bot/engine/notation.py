@@ -12,7 +12,9 @@ from collections.abc import Iterable, Sequence
 from .errors import TileError
 from .tiles import NUM_KINDS, STANDARD, Tile, TileSet, code, display_sorted, name
 
-ACCEPTED = "1B-9B, 1C-9C, 1D-9D, N E W S, RD GD WD (or R G 0 SOAP), F, J, BL; '7Cx3' for three of a tile"
+# What to type for one tile, said to a player who typed something else (repeats like 7Cx3 are for lists, and the
+# docs say so: a player naming one tile needs only the codes).
+ACCEPTED = "a number and suit like 5D, 2B or 9C, a wind N E W S, a dragon RD GD WD, F (flower) or J (joker)"
 
 _ALIASES: dict[str, Tile] = {code(t): t for t in Tile}
 _ALIASES.update({"R": Tile.RD, "G": Tile.GD, "0": Tile.WD, "SOAP": Tile.WD})
@@ -29,11 +31,11 @@ def _quoted(token: str) -> str:
 def parse_tile(token: str) -> Tile:
     """One tile code, case-insensitive."""
     if not isinstance(token, str):
-        raise TileError(f"{token!r:.{_SHOWN}} is not a tile: write tiles as text codes, e.g. \"5D\". Use {ACCEPTED}.")
+        raise TileError(f"{token!r:.{_SHOWN}} is not a tile: write tiles as text. Type {ACCEPTED}.")
     key = token.strip().upper()
     tile = _ALIASES.get(key)
     if tile is None:
-        raise TileError(f"{_quoted(token)} is not a tile. Use {ACCEPTED}.")
+        raise TileError(f"{_quoted(token)} is not a tile. Type {ACCEPTED}.")
     return tile
 
 
@@ -46,8 +48,7 @@ def parse_tiles(text: str | Sequence[str]) -> list[int]:
     tiles: list[int] = []
     for part in parts:
         if not isinstance(part, str):
-            raise TileError(f"{part!r:.{_SHOWN}} is not a tile: write tiles as text codes, e.g. \"5D\". "
-                            f"Use {ACCEPTED}.")
+            raise TileError(f"{part!r:.{_SHOWN}} is not a tile: write tiles as text. Type {ACCEPTED}.")
         for token in _SEPARATORS.split(part.strip()):
             if not token:
                 continue

@@ -28,21 +28,25 @@ def payouts(state: GameState) -> list[Payout]:
     for payer in state.players:
         if payer == winner:
             continue
+        # The reason says why this amount, in words a ledger reader knows (the line is on the game's record).
+        reasons: list[str] = []
         if rules.east_double and winner != payer and state.east in (winner, payer):
             base = result.east_value if result.east_value is not None else 2 * result.value
-            reason = "East column"
+            reasons.append("East column")
         else:
-            base, reason = result.value, "value"
+            base = result.value
         factor = 1
         if rules.winner_pays_double_rules:
             if result.self_pick:
-                factor, reason = 2, "self-pick" if result.how == "self_pick" else "heavenly hand"
+                factor = 2
+                reasons.append("self-pick" if result.how == "self_pick" else "heavenly hand")
             elif payer == result.discarder:
-                factor, reason = 2, "threw the winning tile"
+                factor = 2
+                reasons.append("threw the winning tile")
             if result.jokerless and not result.singles_and_pairs:
                 factor *= 2
-                reason += ", jokerless"
-        transfers.append(Payout(payer, winner, base * factor, f"{result.line}: {reason}"))
+                reasons.append("jokerless")
+        transfers.append(Payout(payer, winner, base * factor, ", ".join(reasons) or "the hand's value"))
     return transfers
 
 

@@ -178,6 +178,7 @@ class Result:
     jokerless: bool = False
     singles_and_pairs: bool = False
     tiles: list[list[int]] = field(default_factory=list)  # the winning hand laid out group by group
+    tile: int | None = None  # the tile that won it: the discard taken, the tile drawn (None: the heavenly hand)
 
     @property
     def self_pick(self) -> bool:
@@ -188,14 +189,16 @@ class Result:
         """The result as plain JSON."""
         return {"how": self.how, "winner": self.winner, "line": self.line, "value": self.value,
                 "east_value": self.east_value, "discarder": self.discarder, "jokerless": self.jokerless,
-                "singles_and_pairs": self.singles_and_pairs, "tiles": [_codes(g) for g in self.tiles]}
+                "singles_and_pairs": self.singles_and_pairs, "tiles": [_codes(g) for g in self.tiles],
+                "tile": code(self.tile) if self.tile is not None else None}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Result:
         """The result saved by :meth:`to_json`."""
         return Result(data["how"], data["winner"], data["line"], data["value"], data["east_value"],
                       data["discarder"], data["jokerless"], data["singles_and_pairs"],
-                      [_kinds(g) for g in data["tiles"]])
+                      [_kinds(g) for g in data["tiles"]],
+                      int(parse_tile(data["tile"])) if data.get("tile") else None)  # results saved before it: None
 
 
 @dataclass(frozen=True, slots=True)

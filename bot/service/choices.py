@@ -24,9 +24,9 @@ from bot.engine.actions import (
     PassCall,
     SwapBlank,
 )
-from bot.engine.matching import group_name
-from bot.engine.tiles import SUIT_NAME, Suit, Tile, code, name, number_of, suit_of
+from bot.engine.tiles import Suit, Tile, code, name, suit_of
 from bot.engine.views import SeatView
+from bot.engine.wording import group_words
 
 from .errors import ErrorKind, TableError
 from .keys import action_key
@@ -63,7 +63,8 @@ class TilePick:
         if len(set(values)) != len(values) or any(v not in tiles for v in values):
             raise TableError(ErrorKind.BAD_INPUT, "Pick tiles from your rack as it is now.")
         if blind not in self.blind:
-            raise TableError(ErrorKind.ILLEGAL, f"No blind pass of {blind} on the {self.step}.")
+            raise TableError(ErrorKind.ILLEGAL, f"No blind pass on the {self.step}: pick 3 of your own tiles."
+                             if len(self.blind) == 1 else f"Pass 0 to 3 tiles blind, not {blind}.")
         want = (self.max_tiles - blind) if self.kind == "charleston" else None
         if want is not None and len(values) != want:
             extra = f" plus {blind} blind" if blind else ""
@@ -115,11 +116,12 @@ def choices_for(view: SeatView, token: str | None) -> SeatChoices:
     calls = [a for a in legal if isinstance(a, Call)]
     call_mahjong = next((Choice(action_key(a), "Mah Jongg!") for a in calls if a.mahjong), None)
     window_tile = table.window_tile
-    exposures = tuple(Choice(action_key(a), _call_label(a, window_tile)) for a in calls
+    exposures = tuple(Choice(action_key(a), _call_label(a, window_tile, view.card.wild)) for a in calls
                       if not a.mahjong and window_tile is not None)
     pass_call = next((Choice(action_key(a), "Pass") for a in legal if isinstance(a, PassCall)), None)
     hold = next((Choice(action_key(a), "Wait") for a in legal if isinstance(a, Hold)), None)
-    exchanges = tuple(Choice(action_key(a), f"Give {name(a.tile)} for {wind[a.owner]}'s joker")
+    exchanges = tuple(Choice(action_key(a), f"Give {name(a.tile)} for " + ("your own joker" if a.owner == view.seat
+                                                                            else f"{wind[a.owner]}'s joker"))
                       for a in legal if isinstance(a, ExchangeJoker))[:MAX_OPTIONS]
     votes = tuple(Choice(action_key(a), "Stop the Charleston" if a.stop else "Go on to the second Charleston")
                   for a in legal if isinstance(a, CharlestonVote))
@@ -139,15 +141,13 @@ def choices_for(view: SeatView, token: str | None) -> SeatChoices:
                        _group_swaps(swaps, table.discards), votes, pick, kongs)
 
 
-def _call_label(call: Call, tile: int) -> str:
-    suit = suit_of(tile)
-    if len(call.tiles) == 2 and suit is not None and tile not in call.tiles and all(
-            suit_of(t) == suit for t in call.tiles):
-        run = "-".join(str(number_of(t)) for t in sorted([tile, *call.tiles]))
-        return f"Chow {run} {SUIT_NAME[suit]}"  # classical: three in a row
-    jokers = sum(1 for t in call.tiles if t != tile)
-    label = f"{group_name(len(call.tiles) + 1).capitalize()} of {name(tile)}"
-    return label + (f" ({jokers} joker{'s' if jokers > 1 else ''})" if jokers else "")
+def _call_label(call: Call, tile: int, wild: int | None) -> str:
+    """``Pung of 5 Dot``, ``Kong of 7 Dot with 3 flowers`` (1946), ``Chow 4-5-6 Dot`` (classical)."""
+    return _capital(group_words([tile, *call.tiles], wild))
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _rack_options(rack: tuple[int, ...]) -> tuple[tuple[str, int], ...]:

@@ -64,25 +64,23 @@ def is_token(text: str) -> bool:
     return bool(_TOKEN.match(text))
 
 
-def describe(token: str) -> str:
-    """The decision a token names, in words: "the first left pass", "the call on discard 31"."""
+def describe(token: str, game_no: int | None = None) -> str:
+    """The decision a token names, in a player's words (no counters): "the first left pass", "an earlier
+    discard"; with ``game_no`` (the game being played now) a token of another game is "an earlier game"."""
     found = _TOKEN.match(token)
     if not found:
-        return "an earlier decision"
+        return "an earlier move"
     game, letter, n = found.groups()
+    if game_no is not None and int(game) != game_no:
+        return "an earlier game"
     if letter == "c":
-        what = f"the {ch.PASSES[int(n)].name} pass" if n and int(n) < len(ch.PASSES) else "a Charleston pass"
-    elif letter == "v":
-        what = "the vote to stop the Charleston"
-    elif letter == "k":
-        what = "the courtesy pass"
-    elif letter == "t":
-        what = f"the turn after discard {n}"
-    else:
-        what = f"the call on discard {n}"
-    return f"{what} of game {game}"
+        return f"the {ch.PASSES[int(n)].name} pass" if n and int(n) < len(ch.PASSES) else "a Charleston pass"
+    return {"v": "the vote to stop the Charleston", "k": "the courtesy pass", "t": "an earlier turn",
+            "w": "an earlier discard"}[letter]
 
 
-def gone_message(token: str) -> str:
+def gone_message(token: str, game_no: int | None = None) -> str:
     """What a player is told when a button's decision is over."""
-    return f"That button was for {describe(token)}, which is over. Use the newest message."
+    what = describe(token, game_no)
+    over = "which can no longer be called" if what == "an earlier discard" else "which is over"
+    return f"That button was for {what}, {over}. Use the newest message."

@@ -19,6 +19,7 @@ class ErrorKind(StrEnum):
     CONFLICT = "conflict"  # another process moved the table on; it was reloaded, try again
     NO_LEAGUE = "no_league"  # no league by that name in this server (or none here, or several to choose from)
     EXISTS = "exists"  # a league, season or card of that name already exists in this server
+    MAHJONG_AT_STAKE = "mahjong_at_stake"  # the move would throw away a Mah Jongg the player can claim now
 
 
 class TableError(Exception):
@@ -28,3 +29,14 @@ class TableError(Exception):
         super().__init__(message)
         self.kind = kind
         self.message = message
+
+
+class MahJonggAtStake(TableError):
+    """A pass or a discard refused because the player can claim Mah Jongg now: the caller asks her to choose
+    (``win_key``, the move that wins; or the refused move again with ``confirm=True``)."""
+
+    def __init__(self, message: str, win_key: str, anyway: str) -> None:
+        super().__init__(ErrorKind.MAHJONG_AT_STAKE, message)
+        self.win_key = win_key  # the action key of the Mah Jongg: "cm" on a discard, "m" on her own tiles
+        self.win_label = "Mah Jongg!"
+        self.anyway = anyway  # the label of the refused move made anyway: "Pass anyway", "Discard anyway"

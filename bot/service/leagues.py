@@ -23,7 +23,7 @@ from bot.store.standings import Standing as Standing
 from bot.store.standings import (
     check_timezone,
     current_week,
-    parse_week,
+    get_league,
     standings,
     week_bounds,
     week_label,
@@ -34,6 +34,7 @@ from .clock import Clock, SystemClock
 from .errors import ErrorKind, TableError
 from .guild_cards import GuildCards
 from .updates import TableUpdate
+from .weeks import read_week, week_name
 
 if TYPE_CHECKING:
     from .tables import TableService
@@ -47,12 +48,29 @@ DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sun
 
 @dataclass(frozen=True, slots=True)
 class WeekStandings:
-    """One league week: its label, its bounds (UTC) and the players' totals, best first."""
+    """One league week: its label (the stored key, ``2026-W48``), its bounds (UTC) and the players' totals, best
+    first; ``name`` is how people say it."""
 
     league: LeagueRow
     label: str
     start: datetime
     end: datetime
+    rows: list[Standing]
+
+    @property
+    def name(self) -> str:
+        """The week as people say it: ``week of 23 Nov 2026``."""
+        return week_name(self.label, self.league.week_start)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerStandings:
+    """A server's standings over all its tables, league or not, as ``charleston standings --guild`` gives them: one
+    week (``label`` its key, ``name`` as people say it) or, with ``label`` None, every game so far."""
+
+    guild_id: int
+    label: str | None
+    name: str  # "week of 23 Nov 2026", or "all games"
     rows: list[Standing]
 
 
@@ -64,6 +82,11 @@ class SeasonStandings:
     season: SeasonRow | None
     weeks: list[tuple[str, list[Standing]]]
     totals: list[Standing]
+
+    @property
+    def named_weeks(self) -> list[tuple[str, list[Standing]]]:
+        """``weeks`` with each week named as people say it (``week of 23 Nov 2026``), for the season chart."""
+        return [(week_name(label, self.league.week_start), rows) for label, rows in self.weeks]
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,14 +288,19 @@ class LeagueService:
     # -- standings ---------------------------------------------------------------------------------------------
 
     def week_of(self, league: LeagueRow, text: str | None) -> str:
-        """A week label from what was typed (default: the current week in the league's time zone)."""
+        """A week's label from what was typed: a day in it ("23 Nov 2026", "week of 23 Nov 2026") or its ISO label
+        ("2026-W48"); default the current week in the league's time zone."""
         if not text:
             return current_week(league.weeks, self.now())
         try:
-            parse_week(text.strip().upper())
+            return read_week(text, league.week_start)
         except ValueError as exc:
             raise TableError(ErrorKind.BAD_INPUT, str(exc)) from None
-        return text.strip().upper()
+
+    def week_choices(self, league: LeagueRow, count: int = 12) -> list[tuple[str, str]]:
+        """This week and the ones before it, newest first, as (name, label): ("week of 23 Nov 2026",
+        "2026-W48"), for suggestions that show the name and carry a value :meth:`week_of` reads back."""
+        return [(week_name(label, league.week_start), label) for label in self.recent_weeks(league, count)]
 
     def recent_weeks(self, league: LeagueRow, count: int = 12) -> list[str]:
         """This week and the ones before it, newest first (for suggestions)."""
@@ -321,6 +349,22 @@ class LeagueService:
                                    else min(week_end, end), league_id=league.league_id)
             weeks.append((label, rows))
         return SeasonStandings(league, season, weeks, totals)
+
+    async def server_week(self, guild_id: int, text: str | None = None) -> ServerStandings:
+        """A server's standings for one week over all its tables, with or without a league (the command line's
+        ``standings --guild``): weeks as the server's first league counts them, else Monday to Sunday in UTC."""
+        settings = await get_league(self.db, guild_id)
+        try:
+            label = read_week(text, settings.week_start) if text else current_week(settings, self.now())
+        except ValueError as exc:
+            raise TableError(ErrorKind.BAD_INPUT, str(exc)) from None
+        start, end = week_bounds(settings, label)
+        rows = await standings(self.db, guild_id, start, end)
+        return ServerStandings(guild_id, label, week_name(label, settings.week_start), rows)
+
+    async def server_totals(self, guild_id: int) -> ServerStandings:
+        """A server's standings over every game so far, league or not."""
+        return ServerStandings(guild_id, None, "all games", await standings(self.db, guild_id))
 
     # -- the ledger --------------------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.ai.selfplay import computer_move
-from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold
+from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold, PassCall
 from bot.engine.card import Card
 from bot.engine.errors import EngineError
 from bot.engine.events import Event, EventKind, public
@@ -26,6 +26,7 @@ from bot.store import ledger, records
 from bot.store.db import Database
 from bot.store.records import StaleVersion
 
+from .answers import forced_answer
 from .clock import Clock
 from .decisions import current_token, gone_message, is_token, open_tokens
 from .errors import ErrorKind, TableError
@@ -61,7 +62,7 @@ class GamePlay:
 
     def _require_open(self, game: Game, token: str | None) -> None:
         if token is not None and (not is_token(token) or token not in open_tokens(game)):
-            raise TableError(ErrorKind.GONE, gone_message(token))
+            raise TableError(ErrorKind.GONE, gone_message(token, game.state.game_no))
 
     # -- applying and saving -------------------------------------------------------------------------------------
     async def _apply(self, table: LiveTable, action: Action, cause: Cause) -> tuple[TableUpdate, list[Event]]:
@@ -152,6 +153,13 @@ class GamePlay:
             game = table.game
             if _needs_draw(game):
                 await self._apply(table, Draw(game.state.turn), Cause.AUTO)
+                made += 1
+                continue
+            forced = forced_answer(table)  # auto_pass: nothing to decide for a seat that cannot call
+            if forced is not None:
+                level = table.computer_level(forced)
+                answer = computer_move(level, game, forced) if level else PassCall(forced)
+                await self._apply(table, answer, Cause.AUTO)
                 made += 1
                 continue
             if table.auto_at is None or table.auto_at > self.clock.now():

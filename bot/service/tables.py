@@ -32,6 +32,7 @@ from bot.store import records
 from bot.store.db import Database
 from bot.store.records import SeatRow
 
+from .answers import forced_answer, refuse_throwing_away_mahjong
 from .cards import UnknownCard, card_files, load_card
 from .clock import Clock, SystemClock
 from .decisions import open_tokens
@@ -224,7 +225,9 @@ class TableService(GamePlay, TableLookup):
             seat = self._seat(table, player_id)
             if seat not in table.away:
                 raise TableError(ErrorKind.SEATING, "Nobody is playing for you at this table: it's your seat.")
-            return await self._set_back(table, seat)
+            update = await self._set_back(table, seat)
+            await self._auto(table)  # a window she cannot call may be passed for her now
+            return update
 
     async def close_table(self, table_id: int, by: int | None = None, *, manager: bool = False) -> TableUpdate:
         """Close a table (only its creator or a server manager may; ``by`` None: the program itself, when its
@@ -338,10 +341,11 @@ class TableService(GamePlay, TableLookup):
             return update
 
     async def act(self, table_id: int, player_id: int, action: Action | str, *,
-                  token: str | None = None) -> SeatUpdate:
+                  token: str | None = None, confirm: bool = False) -> SeatUpdate:
         """A player's move, given as an action or an action key. With ``token`` (the decision the button was drawn
         for), the move is refused once that decision is over, and accepted while it is open, whatever else
-        happened meanwhile. Returns the mover's own update."""
+        happened meanwhile. A pass or discard that would throw away a Mah Jongg she can claim now is refused
+        with :class:`~bot.service.errors.MahJonggAtStake` unless ``confirm``. Returns the mover's own update."""
         table = self.table(table_id)
         async with table.lock:
             game = self._require_game(table)
@@ -351,6 +355,8 @@ class TableService(GamePlay, TableLookup):
             elif action.seat != seat:
                 raise TableError(ErrorKind.ILLEGAL, "That move is for another seat.")
             self._require_open(game, token)
+            if not confirm:
+                refuse_throwing_away_mahjong(game, seat, action)
             if seat in table.away:
                 await self._set_back(table, seat)  # acting is proof of presence
             update, events = await self._apply(table, action, Cause.ACT)
@@ -427,7 +433,7 @@ class TableService(GamePlay, TableLookup):
         table.version = version
         table.deadline = datetime.fromisoformat(deadline) if deadline else None
         # Computers owe their answers at once: a window open at the crash is answered, not lost.
-        table.auto_at = self.clock.now() if table.computers_awaited() else None
+        table.auto_at = self.clock.now() if table.computers_awaited() or forced_answer(table) is not None else None
 
     async def _reload(self, table: LiveTable) -> None:
         (row,) = await records.load_tables(self.db, "table_id = ?", (table.table_id,))

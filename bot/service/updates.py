@@ -20,6 +20,7 @@ from bot.engine.views import PublicView, SeatView
 
 from .choices import SeatChoices
 from .display import Display
+from .narration import private_notes, seat_name
 
 DEFAULT_COMPUTER_DELAY = 1.5  # seconds
 
@@ -74,10 +75,13 @@ class TableOptions:
     """How the service runs a table (the rules are in :class:`TableRules`)."""
 
     computer_delay: float = DEFAULT_COMPUTER_DELAY  # seconds before each computer move: players can follow, and call
+    # Pass at once for a seat with no legal call on a discard (:mod:`bot.service.answers`); a window that closes at
+    # once then says that nobody could call.
+    auto_pass: bool = True
 
-    def to_dict(self) -> dict[str, float]:
+    def to_dict(self) -> dict[str, float | bool]:
         """The stored form."""
-        return {"computer_delay": self.computer_delay}
+        return {"computer_delay": self.computer_delay, "auto_pass": self.auto_pass}
 
     @staticmethod
     def from_dict(data: Mapping[str, object]) -> TableOptions:
@@ -85,7 +89,7 @@ class TableOptions:
         delay = data.get("computer_delay", DEFAULT_COMPUTER_DELAY)
         if not isinstance(delay, int | float | str):
             raise ValueError(f"computer_delay must be a number of seconds, not {delay!r}")
-        return TableOptions(float(delay))
+        return TableOptions(float(delay), bool(data.get("auto_pass", True)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +149,27 @@ class TableView:
         """The players seated here (away or not)."""
         return tuple(s.player_id for s in self.seats if s.player_id is not None)
 
+    def chairs(self) -> tuple[SeatInfo, ...]:
+        """The seats the lobby shows: as many as the table's players, taken ones first filled in; two players sit
+        opposite, so at two the free chair shown is the one across from whoever sat first (seats 0 and 2 when
+        nobody has)."""
+        taken = [s for s in self.seats if not s.empty]
+        free = [s for s in self.seats if s.empty]
+        if self.rules.players == 2:
+            across = {(s.seat + 2) % 4 for s in taken} or {0, 2}
+            free = [s for s in free if s.seat in across]
+        shown = taken + free[: max(0, self.rules.players - len(taken))]
+        return tuple(sorted(shown, key=lambda s: s.seat))
+
+    def seat_label(self, seat: int) -> str:
+        """How the table names a seat, never a bracket inside a bracket: "Ruth (East)", "East (computer)"; in
+        the lobby "Ruth", "Computer (normal)", "Seat 2" when empty."""
+        info = self.seats[seat]
+        wind = self.game.seats[seat].wind if self.game is not None else None
+        if info.empty:
+            return wind or f"Seat {seat}"
+        return seat_name(info.name, wind, computer=info.player_id is None, level=info.computer_level)
+
 
 @dataclass(frozen=True, slots=True)
 class TableUpdate:
@@ -186,3 +211,21 @@ class SeatUpdate:
     def awaited(self) -> bool:
         """Whether the table is waiting for this seat."""
         return self.seat in self.table.awaiting
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What this seat is told privately by this update, in words for her: the tiles she was dealt and what
+        she received in each Charleston pass and in the courtesy pass ("First right: you receive 5 Dot, North
+        and Red Dragon."). Every pass gives every seat one such note."""
+        return tuple(private_notes(self.events, self.seat, self.table.view.seat_label))
+
+    @property
+    def win_chance(self) -> str | None:
+        """The decision token of a Mah Jongg this seat can claim now, else None: a discard she can call for Mah
+        Jongg (that discard's window token), or her own tiles on her turn (the turn's token). Tell her once per
+        token, by a message that notifies."""
+        if self.choices.call_mahjong is not None and self.table.claimable is not None:
+            return self.table.claimable[0]
+        if self.choices.declare is not None:
+            return self.table.token
+        return None

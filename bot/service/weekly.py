@@ -21,6 +21,7 @@ from bot.store.standings import Standing, standings, week_bounds, week_label
 
 from .clock import Clock
 from .leagues import next_week
+from .weeks import week_name
 
 MAX_CATCH_UP = 12  # after a long downtime, at most this many missed weeks per league are posted (the latest)
 FIRST_RETRY = timedelta(minutes=5)
@@ -37,6 +38,11 @@ class PostJob:
     end: datetime
     rows: list[Standing]
     record: PostRow | None
+
+    @property
+    def name(self) -> str:
+        """The week as people say it: ``week of 23 Nov 2026``."""
+        return week_name(self.week, self.league.week_start)
 
     @property
     def interrupted(self) -> bool:

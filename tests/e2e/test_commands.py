@@ -123,7 +123,7 @@ async def test_presses_that_cant_be_honoured_get_a_clear_private_answer(discord_
         # the same select again (the first right is over): refused, clearly, and nothing changes
         before = live.version
         said = await (await alice.at(first.channel).select(first, pick, values)).message()
-        assert "That button was for the first right pass of game 1, which is over" in said.content
+        assert "That button was for the first right pass, which is over" in said.content
         assert live.version == before
         # Bob has no seat: the table message's buttons answer him privately
         table = await discord_double.wait_for(lambda: next(

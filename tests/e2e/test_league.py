@@ -141,7 +141,7 @@ async def test_members_seasons_and_the_manager_check(discord_double: Double, tmp
         both = await said(await sadie.slash("standings", season="Autumn", week="2026-W01"))
         assert both.ephemeral and "not both" in both.content
         bad_week = await said(await sadie.slash("standings", week="last week"))
-        assert bad_week.ephemeral and "YYYY-Www" in bad_week.content
+        assert bad_week.ephemeral and "like 23 Nov 2026" in bad_week.content
         no_season = await said(await sadie.slash("standings", season="Spring"))
         assert no_season.ephemeral and "no season named 'Spring'. Seasons: Autumn." in no_season.content
         offered = await sadie.autocomplete("standings", season="")

@@ -86,7 +86,7 @@ async def test_importing_a_card_with_a_good_file_and_three_bad_ones(discord_doub
         assert "`practice`" in listed.content and "**default**" in listed.content
         sheet = await said(await ruth.slash("card", "show", name="garden"))
         (image,) = sheet.attachments
-        assert "Garden Club card" in (image.description or "") and "g-2" in (image.description or "")
+        assert "Garden Club card" in (image.description or "") and "Garden #2" in (image.description or "")
         assert [c["value"] for c in await ruth.autocomplete("card", "show", name="practice", section="24")] == ["2468"]
         part = await said(await ruth.slash("card", "show", name="practice", section="2468"))
         assert part.content.startswith("section 2468 of **Charleston practice card**")

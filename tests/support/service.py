@@ -11,19 +11,22 @@ import pytest
 
 from bot.ai.selfplay import computer_move
 from bot.engine.rules import table_rules
+from bot.service.clock import ManualClock
 from bot.service.keys import action_key
 from bot.service.tables import TableService
-from bot.service.updates import SeatUpdate
+from bot.service.updates import SeatUpdate, TableOptions
 from bot.store.db import Database
 
 ALICE, BOB, CAROL, DAN = 1001, 1002, 1003, 1004
+
 PEOPLE = (ALICE, BOB, CAROL, DAN)
 
 
 async def human_table(service: TableService, humans: list[int], seed: int = 7, level: str = "normal",
-                      **options: object) -> int:
-    """A table with ``humans`` in seats 0.. and computers of ``level`` in the rest."""
-    table_id = (await service.create_table(5, 50, seed=seed, rules=table_rules(**options))).table_id
+                      table_options: TableOptions | None = None, **options: object) -> int:
+    """A table with ``humans`` in seats 0.. and computers of ``level`` in the rest (``options``: its rules)."""
+    table_id = (await service.create_table(5, 50, seed=seed, rules=table_rules(**options),
+                                           options=table_options)).table_id
     for n, player in enumerate(humans):
         await service.join(table_id, player, f"Player {n}", seat=n)
     for seat in range(len(humans), 4):
@@ -49,6 +52,28 @@ async def move_people(service: TableService, table_id: int, mine: list[SeatUpdat
             mine.append(update)
         made += 1
     return made
+
+
+async def play_until(service: TableService, clock: ManualClock, table_id: int, want: Callable[[SeatUpdate], bool],
+                     player: int = ALICE, steps: int = 2000) -> SeatUpdate:
+    """Play on (people moving like computers, the clock moving half a second whenever only computers are awaited)
+    until ``want`` holds for ``player``'s own update; that update is returned."""
+    table = service.tables[table_id]
+    for _ in range(steps):
+        assert table.playing, "the game ended first: pick another seed"
+        mine = service.seat_update(table_id, player)
+        if want(mine):
+            return mine
+        if not await move_people(service, table_id):
+            clock.advance(0.5)
+            await service.tick()
+    raise AssertionError("never happened")
+
+
+def waiting(service: TableService) -> TableOptions:
+    """Options under which every window waits for every person (the table option ``auto_pass`` off): for tests of
+    what a window does while a person has not answered."""
+    return TableOptions(service.computer_delay, auto_pass=False)
 
 
 OpenDb = Callable[[Path], Coroutine[Any, Any, Database]]
