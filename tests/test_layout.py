@@ -123,6 +123,23 @@ def test_there_are_no_import_cycles() -> None:
     assert cycles == []
 
 
+def test_the_cogs_never_reach_into_the_stores_rows_or_the_services_tables() -> None:
+    """The cogs ask the service (``display``, ``view``, ``table_for``...), never a stored row's fields
+    (``live.row.created_by``) or the service's ``LiveTable``s (``service.tables``)."""
+    wrong: list[str] = []
+    for name, path in MODULES.items():
+        if not _under(name, "cogs"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and (
+                    (isinstance(node.value, ast.Attribute) and node.value.attr == "row")
+                    or (node.attr == "tables" and ast.unparse(node.value).endswith("service"))):
+                wrong.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+            elif isinstance(node, ast.ImportFrom) and any(alias.name == "LiveTable" for alias in node.names):
+                wrong.append(f"{name}:{node.lineno} imports LiveTable")
+    assert wrong == []
+
+
 def test_no_module_is_over_500_lines() -> None:
     lines = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
     assert {name: n for name, n in lines.items() if n > 500} == {}
