@@ -159,7 +159,10 @@ def _route(error: discord.HTTPException) -> str:
     path = response.url.path
     for prefix in ("/api/v10", "/api/v9"):
         path = path.removeprefix(prefix)
-    return f"{response.method} {path}"
+    parts = path.split("/")
+    if len(parts) > 3 and parts[1] in ("interactions", "webhooks"):
+        parts[3] = "{token}"  # an interaction's token answers for it for 15 minutes: never in the log
+    return f"{response.method} {'/'.join(parts)}"
 
 
 def log_failure(failure: DiscordFailure, table: int | None, error: BaseException | None = None) -> None:

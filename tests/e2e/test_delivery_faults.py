@@ -94,7 +94,8 @@ async def test_a_press_discord_called_failed_counts_once_and_the_dm_says_so(
         assert [a for a in live.game.state.log if a == Discard(0, tile).to_json()] == [Discard(0, tile).to_json()]
         await play_out(driver, bot)
     answered_in_time(discord_double, late=1)
-    one_line_each(caplog, "Discord 10062")
+    one_line_each(caplog, "Discord 10062 on POST /interactions/")
+    assert pressed.interaction.token not in caplog.text and "/{token}/callback" in caplog.text  # never logged
 
 
 def _discards(driver: Driver) -> list[Discard]:
