@@ -16,6 +16,7 @@ from support.fault_tables import (
     bot_for,
     ledger_is_whole,
     one_line_each,
+    play_on,
     play_out,
     results_in,
     table_in_play,
@@ -42,8 +43,7 @@ async def test_a_deleted_thread_moves_the_table_and_the_game_finishes_in_the_new
         await discord_double.wait_for(lambda: any(f"<#{new.id}>" in m.content for m in alice.dms()), 10,
                                       "Alice told where the table is now")
         await discord_double.wait_for(driver.table_message, 10, "the table message in the new thread")
-        version = driver.live.version
-        await driver.play(until=lambda: driver.live.version >= version + 6)  # play goes on there
+        await play_on(driver, 6)  # play goes on there
         await play_out(driver, bot)
         assert results_in(new) is not None
     answered_in_time(discord_double)
@@ -87,8 +87,7 @@ async def test_an_archived_thread_is_brought_back_and_play_goes_on(discord_doubl
         driver = await table_in_play(discord_double, bot, alice, 8)
         thread = driver.thread()
         discord_double.archive(thread)
-        version = driver.live.version
-        await driver.play(until=lambda: driver.live.version >= version + 6)
+        await play_on(driver, 6)
         await discord_double.wait_for(lambda: not thread.archived, 10, "the thread unarchived")
         world = discord_double.world
         assert any(r.code == 50083 for r in world.requests)
@@ -106,8 +105,7 @@ async def test_a_permission_taken_away_is_told_to_the_opener_once_and_the_table_
         driver = await table_in_play(discord_double, bot, alice, 8)
         await bot.presenter.settle()
         discord_double.forbid(discord_double.general)  # the thread's channel: the bot may no longer post there
-        version = driver.live.version
-        await driver.play(until=lambda: driver.live.version > version)  # a move: the table message is refused
+        await play_on(driver, 1)  # a move: the table message is refused
         told = await discord_double.wait_for(
             lambda: [m for m in alice.dms() if "I may no longer post in" in m.content], 10, "the opener told")
         assert "Send Messages in Threads" in told[0].content
@@ -118,8 +116,7 @@ async def test_a_permission_taken_away_is_told_to_the_opener_once_and_the_table_
         await discord_double.wait_for(lambda: (m := driver.table_message()) is not None and (
             m.id, m.edits) != stale[:2], 10, "the table message to catch up")
         assert driver.table_message().content != stale[2]  # type: ignore[union-attr]
-        version = driver.live.version
-        await driver.play(until=lambda: driver.live.version >= version + 4)
+        await play_on(driver, 4)
         await play_out(driver, bot)
         assert len([m for m in alice.dms() if "I may no longer post in" in m.content]) == 1
     answered_in_time(discord_double)
@@ -138,8 +135,7 @@ async def test_a_deleted_table_message_is_posted_again(discord_double: Double, t
         discord_double.delete_message(old)  # MESSAGE_DELETE
         await discord_double.wait_for(lambda: (m := driver.table_message()) is not None and m.id != old.id, 10,
                                       "the table message posted again")
-        version = driver.live.version
-        await driver.play(until=lambda: driver.live.version >= version + 4)
+        await play_on(driver, 4)
         await play_out(driver, bot)
     answered_in_time(discord_double)
     one_line_each(caplog, "its table message was deleted")

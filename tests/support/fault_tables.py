@@ -31,6 +31,12 @@ async def table_in_play(double: Double, bot: CharlestonBot, person: Player, move
     return driver
 
 
+async def play_on(driver: Driver, actions: int) -> None:
+    """Play on until ``actions`` more actions have been applied (or the game ends)."""
+    version = driver.live.version
+    await driver.play(until=lambda: driver.live.version >= version + actions)
+
+
 def bot_for(double: Double, tmp_path: Path, *seeds: int, request_timeout: float = 5.0) -> CharlestonBot:
     """The bot, with its own database, dealing its tables from ``seeds`` in turn."""
     return make_bot(double, tmp_path / "faults.db", seeds=iter(seeds), request_timeout=request_timeout)
