@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.store import db as store_db
-from bot.store.db import APPLICATION_ID, Database, DatabaseProblem
+from bot.store import sqlite as store_db
+from bot.store.db import Database, DatabaseProblem
 from bot.store.migrations import MIGRATIONS
+from bot.store.sqlite import APPLICATION_ID
 
 READ_COMMANDS = [["standings"], ["tables", "list"], ["ledger", "verify"]]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from support.leagues import GUILD, OTHER, game_at
@@ -20,8 +19,8 @@ from bot.store import leagues as store
 
 
 @pytest.fixture
-async def leagues(tmp_path: Path, open_db: OpenDb) -> LeagueService:
-    return LeagueService(await open_db(tmp_path / "leagues.db"), ManualClock(datetime(2026, 11, 18, 12, tzinfo=UTC)))
+async def leagues(db_target: str, open_db: OpenDb) -> LeagueService:
+    return LeagueService(await open_db(db_target), ManualClock(datetime(2026, 11, 18, 12, tzinfo=UTC)))
 
 
 async def test_the_league_a_command_means(leagues: LeagueService) -> None:
@@ -102,8 +101,8 @@ async def test_weeks_typed_and_suggested(leagues: LeagueService) -> None:
     assert leagues.recent_weeks(league, 3) == ["2026-W47", "2026-W46", "2026-W45"]
 
 
-async def test_players_join_with_their_first_game_at_a_league_table(tmp_path: Path, open_db: OpenDb) -> None:
-    db = await open_db(tmp_path / "auto.db")
+async def test_players_join_with_their_first_game_at_a_league_table(db_target: str, open_db: OpenDb) -> None:
+    db = await open_db(db_target)
     tables = TableService(db, clock=ManualClock(), computer_delay=0)
     leagues = LeagueService(db, tables.clock)
     leagues.watch(tables)

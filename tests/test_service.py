@@ -4,7 +4,6 @@ restart, deadlines, computer takeover, races, many tables at once, seating."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 from support.service import ALICE, BOB, OpenDb, human_table
@@ -19,13 +18,6 @@ from bot.service.tables import TableService
 from bot.service.updates import TableUpdate
 from bot.store import ledger
 from bot.store.db import Database
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> Database:
-    database = await Database.open(tmp_path / "service.db")
-    yield database
-    await database.close()
 
 
 async def rows(db: Database, query: str, *params: object) -> list[tuple[object, ...]]:
@@ -78,8 +70,8 @@ async def test_every_update_is_published_after_its_action_is_saved(db: Database)
     assert saved == table.version
 
 
-async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(tmp_path: Path, open_db: OpenDb) -> None:
-    path = tmp_path / "restart.db"
+async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(db_target: str, open_db: OpenDb) -> None:
+    path = db_target
     clock = ManualClock()
     first_db = await open_db(path)
     first = TableService(first_db, clock=clock, computer_delay=0)
@@ -106,8 +98,8 @@ async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(tmp_pa
     assert await ledger.verify(second_db) == []
 
 
-async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(tmp_path: Path, open_db: OpenDb) -> None:
-    path = tmp_path / "window.db"
+async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(db_target: str, open_db: OpenDb) -> None:
+    path = db_target
     clock = ManualClock()
     db1 = await open_db(path)
     service = TableService(db1, clock=clock, computer_delay=0)

@@ -32,6 +32,7 @@ class LiveTable:
     game: Game | None = None
     game_id: int | None = None
     version: int = 0  # actions applied to the game (the stored snapshot's version)
+    saved_state: int = 0  # the version at which the game's full state was last stored
     deadline: datetime | None = None  # when the clock acts for the people it waits for
     auto_at: datetime | None = None  # when the next computer move is due
     updates: int = 0  # updates published in this process

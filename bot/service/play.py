@@ -21,7 +21,7 @@ from bot.engine.errors import EngineError
 from bot.engine.events import Event, EventKind, public
 from bot.engine.game import Game, next_east
 from bot.engine.payouts import payouts
-from bot.engine.state import GameState, Phase
+from bot.engine.state import Phase
 from bot.store import ledger, records
 from bot.store.db import Database
 from bot.store.records import StaleVersion
@@ -30,6 +30,7 @@ from .clock import Clock
 from .decisions import current_token, gone_message, is_token, open_tokens
 from .errors import ErrorKind, TableError
 from .live import LiveTable
+from .saved import checkpoint_due, snapshot
 from .updates import TableUpdate
 
 CHARLESTON_PHASES = (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY)
@@ -76,11 +77,14 @@ class GamePlay:
         self._schedule(table, before, action.seat, held=isinstance(action, Hold))
         state = game.state
         finished = state.phase == Phase.FINISHED
-        saving = self.db.transaction() if finished else self.db.single_statement()
+        checkpoint = finished or checkpoint_due(table.version + 1, table.saved_state)
+        # The action log may be written without waiting for the disk (see bot.store.postgres); a game's end, its
+        # result and its settlement are one durable transaction.
+        saving = self.db.transaction() if finished else self.db.single_statement(durable=False)
         try:
             async with saving as conn:
-                await records.record_action(conn, table.game_id, table.version, action.to_json(), snapshot(state),
-                                            _iso(table.deadline))
+                await records.record_action(conn, table.game_id, table.version, action.to_json(),
+                                            snapshot(state) if checkpoint else None, _iso(table.deadline))
                 if finished:
                     # The last action, the game's result and its settlement land together.
                     await self._finish(conn, table, game)
@@ -92,6 +96,8 @@ class GamePlay:
             await self._reload(table)
             raise
         table.version += 1
+        if checkpoint:
+            table.saved_state = table.version
         self._wake.set()
         return self._publish(table, cause, events), events
 
@@ -229,13 +235,6 @@ class GamePlay:
 
 def _needs_draw(game: Game) -> bool:
     return game.state.phase == Phase.PLAY and game.state.turn_state.needs_draw
-
-
-def snapshot(state: GameState) -> dict[str, Any]:
-    """The state as stored: without its action log, which lives row by row in the actions table."""
-    data = state.to_json()
-    data["log"] = []
-    return data
 
 
 def _iso(moment: datetime | None) -> str | None:

@@ -27,7 +27,6 @@ from bot.engine.errors import CardError
 from bot.engine.events import Event, EventKind, public
 from bot.engine.game import Game
 from bot.engine.rules import RulesError, TableRules, rules_from_dict, table_rules
-from bot.engine.state import GameState
 from bot.engine.views import seat_view
 from bot.store import records
 from bot.store.db import Database
@@ -42,7 +41,8 @@ from .hints import Hint, hints_for
 from .hub import Hub, SeatListener, TableListener
 from .keys import parse_action_key
 from .live import LiveTable
-from .play import GamePlay, snapshot
+from .play import GamePlay
+from .saved import resume_game, snapshot
 from .updates import SeatUpdate, TableOptions, TableUpdate, TableView
 
 MAX_COMPUTER_DELAY = 5.0
@@ -78,10 +78,11 @@ class TableService(GamePlay):
         return service
 
     async def close(self) -> None:
-        """Let in-flight actions finish, deliver what was published, then close the database."""
+        """Let in-flight actions finish, store each game's full state (so the next start replays nothing),
+        deliver what was published, then close the database."""
         for table in list(self.tables.values()):
-            async with table.lock:
-                pass  # an action holding the lock has finished once we get it
+            async with table.lock:  # an action holding the lock has finished once we get it
+                await self._checkpoint(table)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.hub.drain(), timeout=5)
         await self.hub.close()
@@ -367,7 +368,7 @@ class TableService(GamePlay):
             table.row.games_played = game_no
             table.row.status = "playing"
             table.game = game
-            table.version = 0
+            table.version = table.saved_state = 0
             self._schedule(table, None, None)
             await self._save_deadline(table)
             update = self._publish(table, "start", events)
@@ -436,35 +437,44 @@ class TableService(GamePlay):
 
     # -- restoring ---------------------------------------------------------------------------------------------
     async def restore(self) -> int:
-        """Load every table that is not closed and pick its game up exactly where it was. Computer moves due are
-        made at the next :meth:`tick`, and deadlines that passed while the service was down are acted on then,
-        earliest first, as if on time."""
+        """Load every table that is not closed and pick its game up exactly where it was (a few queries, however
+        many tables). Computer moves due are made at the next :meth:`tick`, and deadlines that passed while the
+        service was down are acted on then, earliest first, as if on time."""
         await GuildCards(self.db).load_all()  # the cards servers imported: games in progress may be played with them
-        for row in await records.load_tables(self.db):
+        rows = await records.load_tables(self.db)
+        names = await records.seat_names(self.db, rows)
+        games = await records.unfinished_games(self.db, "status != 'closed'")
+        for row in rows:
             table = LiveTable(row, rules_from_dict(row.rules), TableOptions.from_dict(row.options))
-            table.names = await records.seat_names(self.db, row.seats)
-            await self._load_game(table)
+            table.names = names[row.table_id]
+            self._load_game(table, games.get(row.table_id))
             self.tables[row.table_id] = table
         return len(self.tables)
 
-    async def _load_game(self, table: LiveTable) -> None:
-        found = await records.unfinished_game(self.db, table.table_id)
-        if found is None:
+    def _load_game(self, table: LiveTable, saved: records.SavedGame | None) -> None:
+        if saved is None:
             table.game = table.game_id = table.deadline = table.auto_at = None
             return
-        game_id, version, state_json, deadline = found
-        state = GameState.from_json(state_json)
-        table.game = Game(state, self._card(state.card_id))
-        table.game_id = game_id
-        table.version = version
-        table.deadline = datetime.fromisoformat(deadline) if deadline else None
+        table.game = resume_game(saved, self._card)
+        table.game_id = saved.game_id
+        table.version = saved.version
+        table.saved_state = saved.state_version
+        table.deadline = datetime.fromisoformat(saved.deadline) if saved.deadline else None
         # Computers owe their answers at once: a window open at the crash is answered, not lost.
         table.auto_at = self.clock.now() if table.computers_awaited() else None
 
     async def _reload(self, table: LiveTable) -> None:
         (row,) = await records.load_tables(self.db, "table_id = ?", (table.table_id,))
         table.row = row
-        await self._load_game(table)
+        self._load_game(table, await records.unfinished_game(self.db, table.table_id))
+
+    async def _checkpoint(self, table: LiveTable) -> None:
+        """Store the game's full state if actions were applied since it was last stored."""
+        if table.playing and table.game is not None and table.game_id is not None \
+                and table.saved_state < table.version:
+            async with self.db.single_statement() as conn:
+                await records.save_state(conn, table.game_id, table.version, snapshot(table.game.state))
+            table.saved_state = table.version
 
     async def finish_computer_tables(self) -> list[int]:
         """Play out every unfinished game whose seats are all computer players (``charleston tables resume``)."""
