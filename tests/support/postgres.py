@@ -92,7 +92,7 @@ class TestServer:
 _started: TestServer | None = None
 
 
-def test_server() -> TestServer:
+def session_server() -> TestServer:
     """The session's server, started on first use (a run without PostgreSQL tests never starts it)."""
     global _started
     if _started is None:

@@ -16,7 +16,7 @@ from bot.service.tables import TableService
 from bot.service.updates import SeatUpdate
 from bot.store.db import Database
 
-from .postgres import test_server
+from .postgres import session_server
 
 ALICE, BOB, CAROL, DAN = 1001, 1002, 1003, 1004
 PEOPLE = (ALICE, BOB, CAROL, DAN)
@@ -79,7 +79,7 @@ async def pg_drops() -> AsyncIterator[list[str]]:
     made: list[str] = []
     yield made
     if made:
-        server = test_server()
+        server = session_server()
         for url in made:
             await server.drop(url)
 
@@ -94,7 +94,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 def new_target(backend: str, tmp_path: Path, pg_drops: list[str]) -> Callable[[], Coroutine[Any, Any, str]]:
     """Make a new, empty (migrated, on PostgreSQL) database of the test's backend; returns its path or URL."""
     names = iter(range(1, 1000))
-    server = test_server() if backend == "postgresql" else None  # started here, outside the test's event loop
+    server = session_server() if backend == "postgresql" else None  # started here, outside the test's event loop
 
     async def make() -> str:
         if server is None:

@@ -1,0 +1,52 @@
+"""The bot's settings for running at scale: the database (a path or a PostgreSQL URL), the shards a process runs,
+the processes its computer players think in. Each mistake is one sentence naming the setting."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.settings import Settings, SettingsError, load_settings
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz12.abcdefghijklmnopqrstuvwxyz012345"
+PG = "postgresql://charleston@db.internal/charleston"
+
+
+def settings(**env: str) -> Settings:
+    return load_settings({"DISCORD_TOKEN": TOKEN, **env}, dotenv=None)
+
+
+def test_without_shard_settings_the_bot_runs_as_one_process() -> None:
+    found = settings()
+    assert (found.db_path, found.shard_count, found.shard_ids, found.sharded) == ("charleston.db", None, None, False)
+
+
+@pytest.mark.parametrize(("ids", "expected"), [("0,1", (0, 1)), ("2-3", (2, 3)), (" 3 , 0-1 ", (0, 1, 3))])
+def test_a_process_runs_the_shards_it_is_given(ids: str, expected: tuple[int, ...]) -> None:
+    found = settings(CHARLESTON_DB=PG, CHARLESTON_SHARD_COUNT="4", CHARLESTON_SHARD_IDS=ids)
+    assert found.shard_count == 4 and found.shard_ids == expected and found.sharded
+
+
+def test_all_shards_in_one_process_may_keep_sqlite() -> None:
+    assert not settings(CHARLESTON_SHARD_COUNT="4").sharded
+    assert not settings(CHARLESTON_SHARD_COUNT="2", CHARLESTON_SHARD_IDS="0,1").sharded
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"CHARLESTON_SHARD_COUNT": "4", "CHARLESTON_SHARD_IDS": "0,1"},
+     "CHARLESTON_SHARD_IDS=0,1 runs only some of the 4 shards, so other processes run the rest, and they cannot "
+     "share the SQLite file charleston.db: set CHARLESTON_DB to a postgresql:// URL"),
+    ({"CHARLESTON_SHARD_IDS": "0"}, "CHARLESTON_SHARD_IDS needs CHARLESTON_SHARD_COUNT"),
+    ({"CHARLESTON_SHARD_COUNT": "0"}, "CHARLESTON_SHARD_COUNT must be a whole number from 1 to 10,000"),
+    ({"CHARLESTON_SHARD_COUNT": "four"}, "CHARLESTON_SHARD_COUNT must be a whole number"),
+    ({"CHARLESTON_DB": PG, "CHARLESTON_SHARD_COUNT": "4", "CHARLESTON_SHARD_IDS": "3,4"},
+     "'4' is not among the shards 0 to 3"),
+    ({"CHARLESTON_DB": PG, "CHARLESTON_SHARD_COUNT": "4", "CHARLESTON_SHARD_IDS": "1,0-1"}, "names a shard twice"),
+    ({"CHARLESTON_DB": PG, "CHARLESTON_SHARD_COUNT": "4", "CHARLESTON_SHARD_IDS": "one"},
+     "must be shard numbers separated by commas"),
+    ({"CHARLESTON_DB": "mysql://db/charleston"}, "CHARLESTON_DB: mysql:// is not a database Charleston can use"),
+    ({"CHARLESTON_THINK_WORKERS": "99"}, "CHARLESTON_THINK_WORKERS must be a whole number from 0 to 16"),
+])
+def test_a_bad_setting_is_one_sentence_naming_it(env: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError) as refused:
+        settings(**env)
+    assert message in str(refused.value) and "\n" not in str(refused.value)
