@@ -1,6 +1,7 @@
 """The table service on a real SQLite file: persisted actions per second, and many computer tables at once.
 
     python benchmarks/bench_service.py [--suite all|throughput|tables] [--tables 500] [--think 2] [--seconds 30]
+                                       [--db postgresql://...] [--thinkers N]
 
 throughput  computer-only tables played flat out, one after another (random players, so nearly all the time
             is the engine and the database): actions applied, saved (snapshot + log, version-checked, one
@@ -11,7 +12,11 @@ tables      --tables computer-only tables open at once in one process, paced by 
             waiting for the database included), how late each computer move was applied after it was due (its
             decision and the event loop's queue) over --seconds after a --warmup in which the
             tables are dealt (reported separately), and the process's peak memory. Goal: p99 <= 50 ms for 500
-            tables.
+            tables. A process holds a number of tables when its computer moves come at most 300 ms late (p99).
+
+--db        a PostgreSQL database to play in (default: a new SQLite file in a temporary folder); its tables are
+            added to, so give a database of its own
+--thinkers  processes the computers think in (default 0: in the event loop; the bot uses one per spare core)
 """
 
 from __future__ import annotations
@@ -33,9 +38,9 @@ from bot.service.updates import TableOptions
 from bot.store.db import Database
 
 
-async def throughput(path: Path, games: int) -> None:
+async def throughput(path: Path | str, games: int, thinkers: int) -> None:
     db = await Database.open(path)
-    service = TableService(db, clock=ManualClock(), computer_delay=0)
+    service = TableService(db, clock=ManualClock(), computer_delay=0, thinkers=thinkers)
     actions = 0
     started = time.perf_counter()
     for n in range(games):
@@ -46,14 +51,16 @@ async def throughput(path: Path, games: int) -> None:
         actions += service.tables[table_id].version
         await service.close_table(table_id)
     elapsed = time.perf_counter() - started
+    await service.thinking.close()
     await db.close()
     print(f"throughput: {actions} actions in {elapsed:.1f} s = {actions / elapsed:,.0f} persisted actions/s "
           f"({games} games)")
 
 
-async def many_tables(path: Path, tables: int, think: float, seconds: float, level: str, warmup: float) -> None:
+async def many_tables(path: Path | str, tables: int, think: float, seconds: float, level: str, warmup: float,
+                      thinkers: int) -> None:
     db = await Database.open(path)
-    service = TableService(db)  # the real clock: computers move when their time comes
+    service = TableService(db, thinkers=thinkers)  # the real clock: computers move when their time comes
     opening: list[float] = []  # while the tables are being dealt
     latencies: list[float] = []  # steady state, after the warm-up
     original = service._apply
@@ -98,6 +105,7 @@ async def many_tables(path: Path, tables: int, think: float, seconds: float, lev
     stop.set()
     await asyncio.gather(clock_task, dealer)
     elapsed = seconds
+    await service.thinking.close()
     await db.close()
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     ordered = sorted(latencies)
@@ -125,14 +133,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--level", default="normal", help="computer level at the tables")
     parser.add_argument("--warmup", type=float, default=10, help="seconds of dealing left out of the latency")
+    parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: a new SQLite file)")
+    parser.add_argument("--thinkers", type=int, default=0, help="processes the computers think in (0: the loop)")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
+          f"database: {'PostgreSQL' if args.db else 'SQLite'}; thinking: "
+          f"{f'{args.thinkers} worker process(es)' if args.thinkers else 'in the event loop'}")
     with tempfile.TemporaryDirectory() as folder:
         if args.suite in ("all", "throughput"):
-            asyncio.run(throughput(Path(folder) / "throughput.db", args.games))
+            asyncio.run(throughput(args.db or Path(folder) / "throughput.db", args.games, args.thinkers))
         if args.suite in ("all", "tables"):
-            asyncio.run(many_tables(Path(folder) / "tables.db", args.tables, args.think, args.seconds, args.level,
-                                    args.warmup))
+            asyncio.run(many_tables(args.db or Path(folder) / "tables.db", args.tables, args.think, args.seconds,
+                                    args.level, args.warmup, args.thinkers))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.ai.selfplay import computer_move
 from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold
 from bot.engine.card import Card
 from bot.engine.errors import EngineError
@@ -31,6 +30,7 @@ from .decisions import current_token, gone_message, is_token, open_tokens
 from .errors import ErrorKind, TableError
 from .live import LiveTable
 from .saved import checkpoint_due, snapshot
+from .thinking import Thinking
 from .updates import TableUpdate
 
 CHARLESTON_PHASES = (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY)
@@ -45,6 +45,7 @@ class GamePlay:
     cards: Callable[[str], Card]
     turn_timeout: float
     charleston_timeout: float
+    thinking: Thinking
     _wake: asyncio.Event
 
     def _publish(self, table: LiveTable, cause: str, events: list[Event]) -> TableUpdate:
@@ -114,6 +115,14 @@ class GamePlay:
         table.row.status = "open"
         table.deadline = table.auto_at = None
 
+    async def _checkpoint(self, table: LiveTable) -> None:
+        """Store the game's full state if actions were applied since it was last stored (on a clean stop)."""
+        if table.playing and table.game is not None and table.game_id is not None \
+                and table.saved_state < table.version:
+            async with self.db.single_statement() as conn:
+                await records.save_state(conn, table.game_id, table.version, snapshot(table.game.state))
+            table.saved_state = table.version
+
     async def _save_deadline(self, table: LiveTable) -> None:
         if table.game_id is None:
             return
@@ -172,7 +181,7 @@ class GamePlay:
                     break  # the decision was settled by the moves before
                 level = table.computer_level(seat)
                 assert level is not None
-                await self._apply(table, computer_move(level, game, seat), "auto")
+                await self._apply(table, await self.thinking.move(table.table_id, level, game, seat), "auto")
                 made += 1
         return made
 

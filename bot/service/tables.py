@@ -43,6 +43,8 @@ from .keys import parse_action_key
 from .live import LiveTable
 from .play import GamePlay
 from .saved import resume_game, snapshot
+from .thinking import InLoop, Thinking, ThinkingPool, default_workers
+from .timetable import Timetable
 from .updates import SeatUpdate, TableOptions, TableUpdate, TableView
 
 MAX_COMPUTER_DELAY = 5.0
@@ -53,7 +55,7 @@ class TableService(GamePlay):
 
     def __init__(self, db: Database, *, clock: Clock | None = None, cards: Callable[[str], Card] = load_card,
                  turn_timeout: float = 90, charleston_timeout: float = 120, computer_delay: float = 1.5,
-                 seeds: Iterator[int] | None = None) -> None:
+                 seeds: Iterator[int] | None = None, thinkers: int | None = 0) -> None:
         self.db = db
         self.clock = clock or SystemClock()
         self.cards = cards
@@ -62,6 +64,10 @@ class TableService(GamePlay):
         self.computer_delay = computer_delay  # for new tables that name none
         self._seeds = seeds  # seeds for new tables that name none (tests); else a random one each
         self.tables: dict[int, LiveTable] = {}
+        self.timetable = Timetable()  # each table's next moment, for the clock
+        # Where computers think: in the loop (0), in worker processes, or one per spare core (None).
+        workers = default_workers() if thinkers is None else thinkers
+        self.thinking: Thinking = ThinkingPool(workers) if workers > 0 else InLoop()
         self.hub = Hub()
         self._wake = asyncio.Event()
 
@@ -86,6 +92,7 @@ class TableService(GamePlay):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.hub.drain(), timeout=5)
         await self.hub.close()
+        await self.thinking.close()
         await self.db.close()
 
     # -- listening -----------------------------------------------------------------------------------------
@@ -196,7 +203,7 @@ class TableService(GamePlay):
             table_id = await records.insert_table(conn, guild_id, channel_id, rules.to_dict(), created_by, seed,
                                                   east, options.to_dict())
         (row,) = await records.load_tables(self.db, "table_id = ?", (table_id,))
-        table = LiveTable(row, rules, options)
+        table = LiveTable(row, rules, options, timetable=self.timetable)
         self.tables[table_id] = table
         async with table.lock:
             return self._publish(table, "create", [public(EventKind.TABLE_OPENED, None, table_id=table_id)])
@@ -405,24 +412,22 @@ class TableService(GamePlay):
     # -- the clock ---------------------------------------------------------------------------------------------
     def next_wakeup(self) -> datetime | None:
         """The earliest moment the clock must act at some table."""
-        moments = [m for t in self.tables.values() for m in (t.deadline, t.auto_at) if m is not None]
-        return min(moments) if moments else None
+        return self.timetable.earliest()
 
     async def tick(self) -> int:
-        """Act on every deadline and computer move that is due, earliest first; returns how many were acted on."""
+        """Act on every deadline and computer move that is due, earliest first; returns how many were acted on.
+        Each step costs O(log n) in the number of tables (:class:`~bot.service.timetable.Timetable`)."""
         acted = 0
         for _ in range(10_000):  # each pass acts on something due; a table cannot stay due forever
-            now = self.clock.now()
-            due = sorted((moment, t.table_id) for t in self.tables.values()
-                         for moment in (t.deadline, t.auto_at) if moment is not None and moment <= now)
-            if not due:
+            table_id = self.timetable.pop_due(self.clock.now())
+            if table_id is None:
                 break
-            _, table_id = due[0]
             table = self.tables.get(table_id)
             if table is None:
                 continue
             async with table.lock:
                 acted += await self._act_on_time(table)
+                table.reschedule()  # due again later (or still, if nothing could be done)
         return acted
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -445,7 +450,8 @@ class TableService(GamePlay):
         names = await records.seat_names(self.db, rows)
         games = await records.unfinished_games(self.db, "status != 'closed'")
         for row in rows:
-            table = LiveTable(row, rules_from_dict(row.rules), TableOptions.from_dict(row.options))
+            table = LiveTable(row, rules_from_dict(row.rules), TableOptions.from_dict(row.options),
+                              timetable=self.timetable)
             table.names = names[row.table_id]
             self._load_game(table, games.get(row.table_id))
             self.tables[row.table_id] = table
@@ -464,17 +470,10 @@ class TableService(GamePlay):
         table.auto_at = self.clock.now() if table.computers_awaited() else None
 
     async def _reload(self, table: LiveTable) -> None:
+        self.thinking.forget(table.table_id)
         (row,) = await records.load_tables(self.db, "table_id = ?", (table.table_id,))
         table.row = row
         self._load_game(table, await records.unfinished_game(self.db, table.table_id))
-
-    async def _checkpoint(self, table: LiveTable) -> None:
-        """Store the game's full state if actions were applied since it was last stored."""
-        if table.playing and table.game is not None and table.game_id is not None \
-                and table.saved_state < table.version:
-            async with self.db.single_statement() as conn:
-                await records.save_state(conn, table.game_id, table.version, snapshot(table.game.state))
-            table.saved_state = table.version
 
     async def finish_computer_tables(self) -> list[int]:
         """Play out every unfinished game whose seats are all computer players (``charleston tables resume``)."""
