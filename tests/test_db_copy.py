@@ -12,9 +12,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from support.cli import run
+from support.league_cards import GOOD as GARDEN
 from support.postgres import TestServer, session_server
 
-from bot.cli import main
 from bot.service.clock import ManualClock
 from bot.service.leagues import LeagueService
 from bot.service.tables import TableService
@@ -27,18 +28,6 @@ from bot.store.ledger import Transfer
 
 pytestmark = pytest.mark.postgres
 GUILD = 5
-GARDEN = """[card]
-id = "garden"
-name = "Garden Club card"
-ruleset = "nmjl"
-
-[[hand]]
-id = "g-1"
-section = "Garden"
-pattern = "FFFF 1111a 2222a 33a"
-exposed = true
-value = 25
-"""
 
 
 async def a_servers_data(path: Path) -> int:
@@ -60,7 +49,7 @@ async def _fill(db: Database) -> int:
     leagues.watch(service)
     await leagues.start_season(league, "Autumn")
     await leagues.saw_manager(GUILD, 7)
-    await leagues.cards.import_card(GUILD, "garden", GARDEN.encode(), "garden.toml", 7, leagues.now_iso())
+    await leagues.cards.import_card(GUILD, "garden", GARDEN, "garden.toml", 7, leagues.now_iso())
     await leagues.cards.set_default(GUILD, "garden", leagues.now_iso())
     for seed in (1, 2):
         table_id = (await service.create_table(GUILD, 70, seed=seed)).table_id
@@ -93,12 +82,6 @@ def rows_of(path: Path) -> dict[str, list[tuple[object, ...]]]:
         return {table: sorted(conn.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
                 for table, _ in COPY_ORDER}
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from support.cli import refused, run
 from support.postgres import TestServer, session_server
 from support.service import OpenDb
 
-from bot.cli import main
 from bot.store.db import Database, DatabaseProblem, IntegrityError
 from bot.store.pg_schema import PG_MIGRATIONS
 
@@ -45,17 +45,6 @@ async def empty_url(server: TestServer, pg_drops: list[str]) -> str:
     return made
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
-
-
-def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    code, _, err = run(capsys, *argv)
-    assert code == 2 and err.count("\n") == 1 and err.startswith("charleston: "), err
-    return err
 
 
 async def test_the_schema_keeps_sqlites_tables_and_columns(tmp_path: Path, url: str, open_db: OpenDb) -> None:

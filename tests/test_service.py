@@ -249,3 +249,20 @@ async def test_only_the_creator_or_a_manager_closes_a_table(db: Database) -> Non
     assert closed.cause == "close" and closed.view.status == "closed" and table_id not in service.tables
     (status,) = (await rows(db, "SELECT status FROM tables WHERE table_id = ?", table_id))[0]
     assert status == "closed"
+
+
+async def test_a_process_restores_only_the_tables_of_its_shards(db_target: str, open_db: OpenDb) -> None:
+    db = await open_db(db_target)
+    first = TableService(db, clock=ManualClock(), computer_delay=0)
+    guilds = [(n << 22) + 17 for n in range(8)]  # guild n is on shard n % 4 of 4
+    for guild in guilds:
+        table_id = (await first.create_table(guild, 1, seed=guild % 1000)).table_id
+        await first.join(table_id, ALICE, "Alice", seat=0)
+        for seat in (1, 2, 3):
+            await first.add_computer(table_id, "normal", seat)
+        await first.start(table_id)  # a game in progress, waiting for Alice
+    second = TableService(db, clock=ManualClock(), computer_delay=0)
+    assert await second.restore((4, (1, 3))) == 4
+    assert sorted(t.row.guild_id for t in second.tables.values()) == [guilds[n] for n in (1, 3, 5, 7)]
+    for table in second.tables.values():
+        assert table.game is not None and table.version == first.tables[table.table_id].version

@@ -3,8 +3,14 @@ the processes its computer players think in. Each mistake is one sentence naming
 
 from __future__ import annotations
 
+import os
+import sqlite3
+from pathlib import Path
+
 import pytest
 
+from bot.cli import main
+from bot.service.tables import TableService
 from bot.settings import Settings, SettingsError, load_settings
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz12.abcdefghijklmnopqrstuvwxyz012345"
@@ -50,3 +56,22 @@ def test_a_bad_setting_is_one_sentence_naming_it(env: dict[str, str], message: s
     with pytest.raises(SettingsError) as refused:
         settings(**env)
     assert message in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_bot_check_counts_the_tables_without_restoring_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The bot restores its tables once, when it starts: the settings check before it only opens the database."""
+    assert main(["simulate", "--games", "1", "--db", str(tmp_path / "here.db"), "--json"]) == 0
+    with sqlite3.connect(tmp_path / "here.db") as conn:
+        conn.execute("UPDATE tables SET status = 'open'")  # one table left open
+    restores: list[object] = []
+    monkeypatch.setattr(TableService, "restore", lambda *args: restores.append(args))
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith(("DISCORD_", "CHARLESTON_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("CHARLESTON_DB", "here.db")
+    capsys.readouterr()
+    assert main(["bot", "--check"]) == 0
+    assert "database here.db (1 open table(s))" in capsys.readouterr().out and restores == []

@@ -31,11 +31,17 @@ async def play(service: TableService, seed: int, levels: tuple[str, ...]) -> lis
     return list(game.state.log)
 
 
+async def both_ways(folder: object, open_db: OpenDb, workers: int) -> tuple[TableService, TableService, ThinkingPool]:
+    """A service thinking in the loop and one thinking in ``workers`` processes."""
+    here = TableService(await open_db(f"{folder}/loop.db"), clock=ManualClock(), computer_delay=0)
+    there = TableService(await open_db(f"{folder}/pool.db"), clock=ManualClock(), computer_delay=0,
+                         thinkers=workers)
+    assert isinstance(there.thinking, ThinkingPool)
+    return here, there, there.thinking
+
+
 async def test_workers_make_the_moves_the_loop_makes(tmp_path: object, open_db: OpenDb) -> None:
-    here = TableService(await open_db(f"{tmp_path}/loop.db"), clock=ManualClock(), computer_delay=0)
-    there = TableService(await open_db(f"{tmp_path}/pool.db"), clock=ManualClock(), computer_delay=0, thinkers=2)
-    pool = there.thinking
-    assert isinstance(pool, ThinkingPool)
+    here, there, pool = await both_ways(tmp_path, open_db, 2)
     try:
         for seed, levels in enumerate(LEVELS, start=21):
             assert await play(there, seed, levels) == await play(here, seed, levels)
@@ -45,10 +51,7 @@ async def test_workers_make_the_moves_the_loop_makes(tmp_path: object, open_db: 
 
 
 async def test_a_worker_that_dies_costs_a_move_thought_in_the_loop(tmp_path: object, open_db: OpenDb) -> None:
-    here = TableService(await open_db(f"{tmp_path}/loop.db"), clock=ManualClock(), computer_delay=0)
-    there = TableService(await open_db(f"{tmp_path}/pool.db"), clock=ManualClock(), computer_delay=0, thinkers=1)
-    pool = there.thinking
-    assert isinstance(pool, ThinkingPool)
+    here, there, pool = await both_ways(tmp_path, open_db, 1)
     try:
         await play(there, 31, LEVELS[0])  # the worker is up and holds a game
         for pid in list(pool._workers[0]._processes):  # type: ignore[attr-defined]

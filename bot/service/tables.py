@@ -441,14 +441,16 @@ class TableService(GamePlay):
                 await asyncio.wait_for(self._wake.wait(), timeout=min(wait, 5.0))
 
     # -- restoring ---------------------------------------------------------------------------------------------
-    async def restore(self) -> int:
-        """Load every table that is not closed and pick its game up exactly where it was (a few queries, however
-        many tables). Computer moves due are made at the next :meth:`tick`, and deadlines that passed while the
-        service was down are acted on then, earliest first, as if on time."""
+    async def restore(self, shards: tuple[int, tuple[int, ...]] | None = None) -> int:
+        """Load every table that is not closed (with ``shards``, ``(count, ids)``: only those of the guilds on
+        these Discord shards) and pick its game up exactly where it was, in a few queries however many tables.
+        Computer moves due are made at the next :meth:`tick`, and deadlines that passed while the service was down
+        are acted on then, earliest first, as if on time."""
         await GuildCards(self.db).load_all()  # the cards servers imported: games in progress may be played with them
-        rows = await records.load_tables(self.db)
+        where, params = records.open_tables(shards)
+        rows = await records.load_tables(self.db, where, params)
         names = await records.seat_names(self.db, rows)
-        games = await records.unfinished_games(self.db, "status != 'closed'")
+        games = await records.unfinished_games(self.db, where, params)
         for row in rows:
             table = LiveTable(row, rules_from_dict(row.rules), TableOptions.from_dict(row.options),
                               timetable=self.timetable)

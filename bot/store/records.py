@@ -89,6 +89,16 @@ async def set_table_status(conn: Connection, table_id: int, status: str) -> None
     await conn.execute("UPDATE tables SET status = ? WHERE table_id = ?", (status, table_id))
 
 
+def open_tables(shards: tuple[int, tuple[int, ...]] | None = None) -> tuple[str, tuple[Any, ...]]:
+    """The WHERE part (and its parameters) of the tables not closed; with ``shards`` (a count and the ids a
+    process runs), only those of guilds on these shards (Discord puts a guild on shard ``(id >> 22) % count``)."""
+    if shards is None:
+        return "status != 'closed'", ()
+    count, ids = shards
+    marks = ", ".join("?" for _ in ids)
+    return f"status != 'closed' AND (guild_id >> 22) % ? IN ({marks})", (count, *ids)
+
+
 async def load_tables(db: Database, where: str = "status != 'closed'", params: tuple[Any, ...] = ()) -> list[TableRow]:
     """The tables matching ``where`` (default: every table not closed), with their seats."""
     rows = await db.fetchall(f"SELECT * FROM tables WHERE {where} ORDER BY table_id", params)
