@@ -7,7 +7,8 @@ with the server's default durability: fsync on), so both backends write to the s
 
 commit      a durable single-row write (what a seat change or a league setting costs), each timed alone
 action      one action saved as the service saves it (the log row and the version-checked snapshot; on
-            PostgreSQL through the connections with synchronous_commit off), without and with the full state
+            PostgreSQL through the connections with synchronous_commit off), without and with the full state,
+            and for comparison as a durable commit
 settle      a game's last action, result and settlement: one durable transaction
 service     computer-only games (random players) played flat out through the table service by --tables tables at
             once: actions applied, saved and published per second, and the process's CPU per action
@@ -58,12 +59,13 @@ async def latencies(db: Database, count: int) -> dict[str, str]:
             await conn.execute("UPDATE tables SET display = ? WHERE table_id = ?", (json.dumps({"n": n}), table_id))
         samples.append(time.perf_counter() - started)
     found["commit"] = figures(samples)
-    for label, state in (("action", None), ("action + state", STATE)):
+    for label, state, durable in (("action", None, False), ("action + state", STATE, False),
+                                  ("action, durable", None, True)):
         game = await a_game(db, 100 + len(found))
         samples = []
         for version in range(count):
             started = time.perf_counter()
-            async with db.single_statement(durable=False) as conn:
+            async with db.single_statement(durable=durable) as conn:
                 await records.record_action(conn, game, version, {"type": "draw", "seat": 0}, state, None)
             samples.append(time.perf_counter() - started)
         found[label] = figures(samples)

@@ -47,6 +47,7 @@ class LiveTable:
 
     @deadline.setter
     def deadline(self, moment: datetime | None) -> None:
+        """Set the deadline (and the table's place in the timetable)."""
         self._deadline = moment
         self.reschedule()
 
@@ -57,6 +58,7 @@ class LiveTable:
 
     @auto_at.setter
     def auto_at(self, moment: datetime | None) -> None:
+        """Set when the next computer move is due (and the table's place in the timetable)."""
         self._auto_at = moment
         self.reschedule()
 

@@ -33,6 +33,7 @@ from .cards import IMPORTED, card_files, load_card
 log = logging.getLogger("charleston.service")
 
 SHIPPED_PHASES = frozenset({Phase.CHARLESTON, Phase.COURTESY, Phase.PLAY})
+MAX_FAILURES = 3  # workers lost in a row before the loop thinks every move itself
 MAX_REPLICAS = 4000  # games a worker keeps (the least recently used goes first)
 Key = tuple[int, int, int]  # a game at a table: (table id, the game's seed, its number)
 
@@ -76,13 +77,15 @@ class ThinkingPool:
         context = multiprocessing.get_context("spawn")  # no fork of a process with an event loop and threads
         self._workers = [self._worker(context) for _ in range(workers)]
         self._sent: dict[int, tuple[Key, int]] = {}  # table -> the game and how many of its actions its worker has
+        self._failures = 0  # workers lost in a row
         self.shipped = 0  # decisions made by a worker
         self.kept = 0  # decisions the loop made itself (not worth shipping, or a worker failed)
 
     async def move(self, table_id: int, level: str, game: Game, seat: int) -> Action:
         """The move, from the table's worker when the decision is worth shipping."""
         state = game.state
-        if level == "random" or state.phase not in SHIPPED_PHASES or IMPORTED in state.card_id:
+        if level == "random" or state.phase not in SHIPPED_PHASES or IMPORTED in state.card_id \
+                or self._failures >= MAX_FAILURES:
             self.kept += 1
             return computer_move(level, game, seat)
         key: Key = (table_id, state.seed, state.game_no)
@@ -98,7 +101,11 @@ class ThinkingPool:
                 answer = await asyncio.wrap_future(worker.submit(
                     _load, key, state.to_json(), level, seat, check))
         except BrokenProcessPool:
-            self._replace(worker)
+            self._failures += 1
+            if self._failures < MAX_FAILURES:
+                self._replace(worker)
+            else:
+                log.error("the thinking workers keep failing; the computers think in the event loop from now on")
         except Exception as exc:  # the worker's copy failed to follow the game: the loop decides, then resends
             answer = (f"{type(exc).__name__}: {exc}",)
         self._sent.pop(table_id, None)
@@ -108,6 +115,7 @@ class ThinkingPool:
             self.kept += 1
             return computer_move(level, game, seat)
         self._sent[table_id] = (key, len(state.log))
+        self._failures = 0
         self.shipped += 1
         return action_from_json(answer[1])
 
