@@ -46,6 +46,7 @@ class GamePlay:
     turn_timeout: float
     charleston_timeout: float
     thinking: Thinking
+    tables: dict[int, LiveTable]
     _wake: asyncio.Event
 
     def _publish(self, table: LiveTable, cause: str, events: list[Event]) -> TableUpdate:
@@ -184,6 +185,16 @@ class GamePlay:
                 await self._apply(table, await self.thinking.move(table.table_id, level, game, seat), "auto")
                 made += 1
         return made
+
+    async def _on_time(self, table_id: int) -> int:
+        """Whatever is due at one table (the clock's tick serves the tables due at once)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return 0
+        async with table.lock:
+            acted = await self._act_on_time(table)
+            table.reschedule()  # due again later (or still, if nothing could be done)
+        return acted
 
     async def _act_on_time(self, table: LiveTable) -> int:
         """Whatever is due at one table: its deadline (close the call window, or hand late players' seats to
