@@ -31,10 +31,12 @@ from .errors import ErrorKind, TableError
 from .live import LiveTable
 from .saved import checkpoint_due, snapshot
 from .thinking import Thinking
+from .timetable import Timetable
 from .updates import TableUpdate
 
 CHARLESTON_PHASES = (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY)
 ALL_AT_ONCE = (*CHARLESTON_PHASES, Phase.CALL_WINDOW)  # decisions every awaited computer answers together
+ACT_AT_ONCE = 16  # tables the clock serves at once: enough to keep thinking workers busy, near first-due-first-served
 
 
 class GamePlay:
@@ -47,6 +49,7 @@ class GamePlay:
     charleston_timeout: float
     thinking: Thinking
     tables: dict[int, LiveTable]
+    timetable: Timetable
     _wake: asyncio.Event
 
     def _publish(self, table: LiveTable, cause: str, events: list[Event]) -> TableUpdate:
@@ -185,6 +188,30 @@ class GamePlay:
                 await self._apply(table, await self.thinking.move(table.table_id, level, game, seat), "auto")
                 made += 1
         return made
+
+    async def tick(self) -> int:
+        """Act on every deadline and computer move that is due, earliest first; returns how many were acted on.
+        Up to :data:`ACT_AT_ONCE` tables are served at once (each under its own lock), so one waiting for its
+        computers' thinking or for the database does not hold up the rest; finding the next table due costs
+        O(log n) in the number of tables."""
+        acted = 0
+        running: set[asyncio.Task[int]] = set()
+        failure: BaseException | None = None
+        for _ in range(10_000):  # each pass acts on something due; a table cannot stay due forever
+            while failure is None and len(running) < ACT_AT_ONCE \
+                    and (table_id := self.timetable.pop_due(self.clock.now())) is not None:
+                running.add(asyncio.create_task(self._on_time(table_id)))
+            if not running:
+                break
+            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                if task.exception() is None:
+                    acted += task.result()
+                else:
+                    failure = failure or task.exception()
+        if failure is not None:
+            raise failure
+        return acted
 
     async def _on_time(self, table_id: int) -> int:
         """Whatever is due at one table (the clock's tick serves the tables due at once)."""

@@ -48,7 +48,6 @@ from .timetable import Timetable
 from .updates import SeatUpdate, TableOptions, TableUpdate, TableView
 
 MAX_COMPUTER_DELAY = 5.0
-ACT_AT_ONCE = 16  # tables the clock serves at once: enough to keep thinking workers busy, near first-due-first-served
 
 
 class TableService(GamePlay):
@@ -414,30 +413,6 @@ class TableService(GamePlay):
     def next_wakeup(self) -> datetime | None:
         """The earliest moment the clock must act at some table."""
         return self.timetable.earliest()
-
-    async def tick(self) -> int:
-        """Act on every deadline and computer move that is due, earliest first; returns how many were acted on.
-        Up to :data:`ACT_AT_ONCE` tables are served at once (each under its own lock), so one waiting for its
-        computers' thinking or for the database does not hold up the rest; finding the next table due costs
-        O(log n) in the number of tables."""
-        acted = 0
-        running: set[asyncio.Task[int]] = set()
-        failure: BaseException | None = None
-        for _ in range(10_000):  # each pass acts on something due; a table cannot stay due forever
-            while failure is None and len(running) < ACT_AT_ONCE \
-                    and (table_id := self.timetable.pop_due(self.clock.now())) is not None:
-                running.add(asyncio.create_task(self._on_time(table_id)))
-            if not running:
-                break
-            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                if task.exception() is None:
-                    acted += task.result()
-                else:
-                    failure = failure or task.exception()
-        if failure is not None:
-            raise failure
-        return acted
 
     async def run(self, stop: asyncio.Event) -> None:
         """Keep every table's clock running until ``stop`` is set (the bot's background task)."""
