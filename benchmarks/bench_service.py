@@ -1,6 +1,8 @@
 """The table service on a real SQLite file: persisted actions per second, and many computer tables at once.
 
-    python benchmarks/bench_service.py [--suite all|throughput|tables] [--tables 500] [--think 2] [--seconds 30]
+    python benchmarks/bench_service.py [--suite all|throughput|tables|capacity] [--tables 500] [--think 2]
+                                       [--seconds 30]
+                                       [--db postgresql://...] [--thinkers N]
 
 throughput  computer-only tables played flat out, one after another (random players, so nearly all the time
             is the engine and the database): actions applied, saved (snapshot + log, version-checked, one
@@ -11,7 +13,16 @@ tables      --tables computer-only tables open at once in one process, paced by 
             waiting for the database included), how late each computer move was applied after it was due (its
             decision and the event loop's queue) over --seconds after a --warmup in which the
             tables are dealt (reported separately), and the process's peak memory. Goal: p99 <= 50 ms for 500
-            tables.
+            tables. A process holds a number of tables when its computer moves come at most 300 ms late (p99).
+
+capacity    --tables tables of --level players played flat out at once (no delay): the most actions a second
+            the process makes when it does nothing else, and the event loop's own CPU time per action (the
+            thread that runs it; a worker's thinking is not in it). A table paced at --think 2 s makes about
+            1.4 actions a second, so the loop's CPU per action says how many tables it can pace.
+
+--db        a PostgreSQL database to play in (default: a new SQLite file in a temporary folder); its tables are
+            added to, so give a database of its own
+--thinkers  processes the computers think in (default 0: in the event loop; the bot uses one per spare core)
 """
 
 from __future__ import annotations
@@ -33,9 +44,19 @@ from bot.service.updates import TableOptions
 from bot.store.db import Database
 
 
-async def throughput(path: Path, games: int) -> None:
+def thinking(thinkers: int) -> dict[str, int]:
+    """The service's thinkers option (left out when 0, so the script also measures a service from before it)."""
+    return {"thinkers": thinkers} if thinkers else {}
+
+
+async def stop_thinking(service: TableService) -> None:
+    if hasattr(service, "thinking"):
+        await service.thinking.close()
+
+
+async def throughput(path: Path | str, games: int, thinkers: int) -> None:
     db = await Database.open(path)
-    service = TableService(db, clock=ManualClock(), computer_delay=0)
+    service = TableService(db, clock=ManualClock(), computer_delay=0, **thinking(thinkers))
     actions = 0
     started = time.perf_counter()
     for n in range(games):
@@ -46,14 +67,16 @@ async def throughput(path: Path, games: int) -> None:
         actions += service.tables[table_id].version
         await service.close_table(table_id)
     elapsed = time.perf_counter() - started
+    await stop_thinking(service)
     await db.close()
     print(f"throughput: {actions} actions in {elapsed:.1f} s = {actions / elapsed:,.0f} persisted actions/s "
           f"({games} games)")
 
 
-async def many_tables(path: Path, tables: int, think: float, seconds: float, level: str, warmup: float) -> None:
+async def many_tables(path: Path | str, tables: int, think: float, seconds: float, level: str, warmup: float,
+                      thinkers: int) -> None:
     db = await Database.open(path)
-    service = TableService(db)  # the real clock: computers move when their time comes
+    service = TableService(db, **thinking(thinkers))  # the real clock: computers move when their time comes
     opening: list[float] = []  # while the tables are being dealt
     latencies: list[float] = []  # steady state, after the warm-up
     original = service._apply
@@ -94,10 +117,14 @@ async def many_tables(path: Path, tables: int, think: float, seconds: float, lev
 
     await asyncio.gather(*(open_table(t) for t in ids))
     dealer = asyncio.create_task(deal_again())
+    await asyncio.sleep(max(0.0, steady_from - time.monotonic()))
+    loop_cpu = time.thread_time()  # this thread runs the event loop
     await asyncio.sleep(max(0.0, steady_from + seconds - time.monotonic()))
+    loop_cpu = time.thread_time() - loop_cpu
     stop.set()
     await asyncio.gather(clock_task, dealer)
     elapsed = seconds
+    await stop_thinking(service)
     await db.close()
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     ordered = sorted(latencies)
@@ -106,6 +133,9 @@ async def many_tables(path: Path, tables: int, think: float, seconds: float, lev
           f"{elapsed:.0f} s "
           f"({len(latencies) / elapsed:,.0f}/s); latency median {statistics.median(ordered) * 1e3:.1f} ms, "
           f"p99 {p99:.1f} ms, max {ordered[-1] * 1e3:.0f} ms; peak memory {peak_mb:.0f} MB")
+    if latencies:
+        print(f"  the event loop's thread was busy {loop_cpu / seconds:.0%} of the time: "
+              f"{loop_cpu / len(latencies) * 1e6:.0f} µs of its CPU per action")
     if late:
         due = sorted(late)
         print(f"  computer moves applied after they were due (their decision and any queue): median "
@@ -116,23 +146,56 @@ async def many_tables(path: Path, tables: int, think: float, seconds: float, lev
               f"p99 {first[int(len(first) * 0.99)] * 1e3:.1f} ms")
 
 
+async def capacity(path: Path | str, tables: int, seconds: float, level: str, thinkers: int) -> None:
+    db = await Database.open(path)
+    service = TableService(db, clock=ManualClock(), computer_delay=0, **thinking(thinkers))
+    stop = time.monotonic() + seconds
+    counted = [0, 0]  # actions in games finished, and games
+
+    async def table_loop(n: int) -> None:
+        table_id = (await service.create_table(3, n, seed=20_000 + n)).table_id
+        for _ in range(4):
+            await service.add_computer(table_id, level)
+        while time.monotonic() < stop:
+            await service.start(table_id)
+            counted[0] += service.tables[table_id].version
+            counted[1] += 1
+
+    started, loop_cpu = time.perf_counter(), time.thread_time()
+    await asyncio.gather(*(table_loop(n) for n in range(tables)))
+    elapsed, loop_cpu = time.perf_counter() - started, time.thread_time() - loop_cpu
+    await stop_thinking(service)
+    await db.close()
+    actions = counted[0]
+    print(f"capacity: {tables} tables of '{level}' players flat out: {actions:,} actions ({counted[1]} games) in "
+          f"{elapsed:.1f} s = {actions / elapsed:,.0f} actions/s; the event loop's thread "
+          f"{loop_cpu / actions * 1e6:.0f} µs of CPU per action, {loop_cpu / elapsed:.0%} busy")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--suite", default="all", choices=["all", "throughput", "tables"])
+    parser.add_argument("--suite", default="all", choices=["all", "throughput", "tables", "capacity"])
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--level", default="normal", help="computer level at the tables")
     parser.add_argument("--warmup", type=float, default=10, help="seconds of dealing left out of the latency")
+    parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: a new SQLite file)")
+    parser.add_argument("--thinkers", type=int, default=0, help="processes the computers think in (0: the loop)")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
+          f"database: {'PostgreSQL' if args.db else 'SQLite'}; thinking: "
+          f"{f'{args.thinkers} worker process(es)' if args.thinkers else 'in the event loop'}")
     with tempfile.TemporaryDirectory() as folder:
         if args.suite in ("all", "throughput"):
-            asyncio.run(throughput(Path(folder) / "throughput.db", args.games))
+            asyncio.run(throughput(args.db or Path(folder) / "throughput.db", args.games, args.thinkers))
+        if args.suite == "capacity":
+            asyncio.run(capacity(args.db or Path(folder) / "capacity.db", args.tables, args.seconds, args.level,
+                                 args.thinkers))
         if args.suite in ("all", "tables"):
-            asyncio.run(many_tables(Path(folder) / "tables.db", args.tables, args.think, args.seconds, args.level,
-                                    args.warmup))
+            asyncio.run(many_tables(args.db or Path(folder) / "tables.db", args.tables, args.think, args.seconds,
+                                    args.level, args.warmup, args.thinkers))
 
 
 if __name__ == "__main__":

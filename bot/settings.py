@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
+from bot.store.db import is_postgres_url, target_problem
+
 DISCORD_API = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 # A bot token is three base64url parts: the bot's id, a timestamp, and a signature.
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
+MAX_SHARDS = 10_000
 
 
 class SettingsError(ValueError):
@@ -38,6 +41,14 @@ class Settings:
     gateway_url: str
     refresh_seconds: float = 1.0  # at most one update of a message per this many seconds
     render_workers: int | None = None  # processes drawing images (None: one per spare core; 0: a thread)
+    shard_count: int | None = None  # the bot's shards in all (None: one process, discord.py's choice)
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of them)
+    think_workers: int | None = None  # processes the computer players think in (None: one per spare core)
+
+    @property
+    def sharded(self) -> bool:
+        """Whether this process runs only some of the bot's shards (other processes run the rest)."""
+        return self.shard_ids is not None and self.shard_count is not None and len(self.shard_ids) < self.shard_count
 
     @property
     def application_id(self) -> int:
@@ -105,8 +116,51 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
     workers = get("CHARLESTON_RENDER_WORKERS")
     if workers and not (workers.isdigit() and int(workers) <= 8):
         raise SettingsError(f"CHARLESTON_RENDER_WORKERS must be a whole number from 0 to 8, not {workers!r}.")
-    return Settings(token, get("CHARLESTON_DB") or "charleston.db", int(guild) if guild else None, level,
-                    api.rstrip("/"), gateway, refresh_seconds, int(workers) if workers else None)
+    thinkers = get("CHARLESTON_THINK_WORKERS")
+    if thinkers and not (thinkers.isdigit() and int(thinkers) <= 16):
+        raise SettingsError(f"CHARLESTON_THINK_WORKERS must be a whole number from 0 to 16, not {thinkers!r}.")
+    db = get("CHARLESTON_DB") or "charleston.db"
+    if (problem := target_problem(db)) is not None:
+        raise SettingsError(f"CHARLESTON_DB: {problem}.")
+    count, ids = _shards(get("CHARLESTON_SHARD_COUNT"), get("CHARLESTON_SHARD_IDS"))
+    settings = Settings(token, db, int(guild) if guild else None, level, api.rstrip("/"), gateway, refresh_seconds,
+                        int(workers) if workers else None, count, ids, int(thinkers) if thinkers else None)
+    if settings.sharded and not is_postgres_url(db):
+        shown = ",".join(map(str, ids or ()))
+        raise SettingsError(f"CHARLESTON_SHARD_IDS={shown} runs only some of the {count} shards, so other processes "
+                            f"run the rest, and they cannot share the SQLite file {db}: set CHARLESTON_DB to a "
+                            "postgresql:// URL (see the README's 'Running at scale').")
+    return settings
+
+
+def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """CHARLESTON_SHARD_COUNT and CHARLESTON_SHARD_IDS, checked: a count, and the distinct shards this process
+    runs (``0,1``, or ranges like ``0-3``), each below the count."""
+    if not count_text:
+        if ids_text:
+            raise SettingsError("CHARLESTON_SHARD_IDS needs CHARLESTON_SHARD_COUNT, the bot's shards in all (e.g. "
+                                "CHARLESTON_SHARD_COUNT=4 with CHARLESTON_SHARD_IDS=0,1).")
+        return None, None
+    if not (count_text.isdigit() and 1 <= int(count_text) <= MAX_SHARDS):
+        raise SettingsError(f"CHARLESTON_SHARD_COUNT must be a whole number from 1 to {MAX_SHARDS:,}, not "
+                            f"{count_text[:20]!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise SettingsError(f"CHARLESTON_SHARD_IDS must be shard numbers separated by commas, like 0,1 or 0-3, "
+                                f"not {ids_text[:40]!r}.")
+        first, last = int(low), int(high) if dash else int(low)
+        if first > last or last >= count:
+            raise SettingsError(f"CHARLESTON_SHARD_IDS: {part.strip()[:20]!r} is not among the shards 0 to "
+                                f"{count - 1} of CHARLESTON_SHARD_COUNT={count}.")
+        ids.extend(range(first, last + 1))
+    if len(set(ids)) != len(ids):
+        raise SettingsError(f"CHARLESTON_SHARD_IDS names a shard twice: {ids_text[:40]!r}.")
+    return count, tuple(sorted(ids))
 
 
 def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> None:

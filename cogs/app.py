@@ -93,7 +93,8 @@ class CharlestonBot(commands.Bot):
         """Open and migrate the database, restore every open table (and the cards servers imported), load the
         cogs, start the clock and the weekly poster, sync."""
         self._service = service = await TableService.open(self.settings.db_path, clock=self._clock,
-                                                          computer_delay=self._computer_delay, seeds=self._seeds)
+                                                          computer_delay=self._computer_delay, seeds=self._seeds,
+                                                          thinkers=self.settings.think_workers)
         self._leagues = LeagueService(service.db, service.clock)
         imported = await self._leagues.cards.load_all()  # restoring the tables registered them already
         self._leagues.watch(service)

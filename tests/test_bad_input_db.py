@@ -16,11 +16,13 @@ import time
 from pathlib import Path
 
 import pytest
+from support.cli import refused, run
 
 from bot.cli import main
-from bot.store import db as store_db
-from bot.store.db import APPLICATION_ID, Database, DatabaseProblem
+from bot.store import sqlite as store_db
+from bot.store.db import Database, DatabaseProblem
 from bot.store.migrations import MIGRATIONS
+from bot.store.sqlite import APPLICATION_ID
 
 READ_COMMANDS = [["standings"], ["tables", "list"], ["ledger", "verify"]]
 
@@ -41,19 +43,6 @@ def _permissions_bind() -> bool:
 
 as_root = pytest.mark.skipif(not _permissions_bind(), reason="file permissions do not bind this process (root)")
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
-
-
-def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    code, _, err = run(capsys, *argv)
-    assert code == 2, err
-    assert err.count("\n") == 1 and err.startswith("charleston: "), err
-    return err
 
 
 def digest(path: Path) -> str:

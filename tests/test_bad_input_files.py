@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli import refused, run
 
-from bot.cli import main
 from bot.engine.cardfile import MAX_EXPANSIONS, MAX_HANDS, validate_card_text
 from bot.engine.errors import CardError
 from bot.engine.pattern import Symbolic, parse_pattern
@@ -20,20 +20,6 @@ from bot.service.cards import DEFAULT_CARDS_DIR, load_card, load_card_file
 PRACTICE_TEXT = (Path(DEFAULT_CARDS_DIR) / "practice.toml").read_text(encoding="utf-8")
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "mahjong-on-a-discard.json"
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
-
-
-def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """The command exits 2 with exactly one line on stderr; returns that line."""
-    code, _, err = run(capsys, *argv)
-    assert code == 2, err
-    assert err.count("\n") == 1 and err.startswith("charleston: "), err
-    return err
 
 
 @pytest.fixture

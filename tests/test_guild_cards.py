@@ -16,6 +16,7 @@ from support.service import OpenDb
 
 from bot.engine.rules import table_rules
 from bot.service.cards import UnknownCard, card_label, imported_id, load_card
+from bot.service.cards import _imported as imported_cards
 from bot.service.clock import ManualClock
 from bot.service.errors import ErrorKind, TableError
 from bot.service.guild_cards import MAX_CARD_BYTES, CardProblems, GuildCards
@@ -37,11 +38,15 @@ NOW = "2026-11-18T12:00:00.000+00:00"
 
 
 @pytest.fixture
-async def cards(tmp_path: Path, open_db: OpenDb) -> GuildCards:
-    return GuildCards(await open_db(tmp_path / "cards.db"))
+async def cards(db_target: str, open_db: OpenDb) -> GuildCards:
+    # Imported cards are registered for the whole process, as in the bot: each test (each backend's run of it)
+    # starts as a new process would.
+    imported_cards.clear()
+    load_card.cache_clear()
+    return GuildCards(await open_db(db_target))
 
 
-async def test_an_imported_card_belongs_to_its_guild(cards: GuildCards, tmp_path: Path, open_db: OpenDb) -> None:
+async def test_an_imported_card_belongs_to_its_guild(cards: GuildCards, db_target: str, open_db: OpenDb) -> None:
     card = await cards.import_card(1, " Garden ", GARDEN.encode(), "garden.toml", 7, NOW)
     assert card.id == imported_id(1, "garden") == "garden@1" and card_label(card.id) == "garden"
     assert load_card("garden@1") is card and load_card("practice").id == "practice"
@@ -101,9 +106,9 @@ async def test_the_card_a_new_table_plays(cards: GuildCards) -> None:
         await cards.set_default(1, "spring", NOW)
 
 
-async def test_a_game_on_an_imported_card_survives_a_restart_and_the_table_commands(tmp_path: Path,
+async def test_a_game_on_an_imported_card_survives_a_restart_and_the_table_commands(db_target: str,
                                                                                     open_db: OpenDb) -> None:
-    path = tmp_path / "restart.db"
+    path = db_target
     db = await open_db(path)
     cards = GuildCards(db)
     card = await cards.import_card(3, "garden", GARDEN.encode(), "garden.toml", 7, NOW)

@@ -14,13 +14,14 @@ PACKAGES = ("bot", "cogs", "renderers")
 # What each layer may not import, as module prefixes (its own layer and those below are fine).
 FORBIDDEN = {
     "bot.engine": ("bot.ai", "bot.store", "bot.service", "bot.cli", "cogs", "renderers",
-                   "asyncio", "aiosqlite", "discord", "PIL", "sqlite3"),
-    "bot.ai": ("bot.store", "bot.service", "bot.cli", "cogs", "renderers", "aiosqlite", "discord", "PIL"),
+                   "asyncio", "aiosqlite", "asyncpg", "discord", "PIL", "sqlite3"),
+    "bot.ai": ("bot.store", "bot.service", "bot.cli", "cogs", "renderers", "aiosqlite", "asyncpg", "discord", "PIL"),
     "bot.store": ("bot.service", "bot.cli", "cogs", "discord", "PIL"),
-    "bot.service": ("bot.cli", "cogs", "discord"),
-    "renderers": ("bot.store", "bot.service", "bot.cli", "cogs", "discord", "aiosqlite"),
+    # The service speaks to the database through bot.store's interface, never a driver of its own.
+    "bot.service": ("bot.cli", "cogs", "discord", "aiosqlite", "asyncpg", "sqlite3"),
+    "renderers": ("bot.store", "bot.service", "bot.cli", "cogs", "discord", "aiosqlite", "asyncpg"),
     # The cogs talk to the service only: no SQL, no store (its rows reach them under the service's names).
-    "cogs": ("bot.store", "bot.cli", "aiosqlite", "sqlite3"),
+    "cogs": ("bot.store", "bot.cli", "aiosqlite", "asyncpg", "sqlite3"),
 }
 # `charleston bot` (bot/cli/botcmd.py) is where the program is put together: the one module outside cogs that
 # starts the Discord layer.

@@ -8,14 +8,14 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-import pytest
 from support.service import OpenDb
 
 from bot.store import leagues as store
 from bot.store import ledger
-from bot.store.db import APPLICATION_ID
+from bot.store.db import Database
 from bot.store.ledger import Transfer
 from bot.store.migrations import MIGRATIONS
+from bot.store.sqlite import APPLICATION_ID
 from bot.store.standings import get_league, set_league, standings
 
 NOW = "2026-11-20T12:00:00.000+00:00"
@@ -56,7 +56,7 @@ async def test_migration_4_makes_the_old_league_its_guilds_first_league(tmp_path
     path = tmp_path / "old.db"
     _old_database(path)
     db = await open_db(path)
-    assert await db.schema_version() == len(MIGRATIONS) == 4
+    assert await db.schema_version() == len(MIGRATIONS) == 5
     (club,) = await store.leagues_of(db, 9)
     assert (club.name, club.timezone, club.week_start, club.channel_id) == ("Club", "America/New_York", 6, 55)
     assert club.auto_join and datetime.fromisoformat(club.posts_after) > datetime.fromisoformat(NOW)
@@ -77,8 +77,7 @@ async def test_migration_4_makes_the_old_league_its_guilds_first_league(tmp_path
     assert (await store.league_by_id(db, 9, club.league_id)).week_start == 2  # type: ignore[union-attr]
 
 
-async def test_league_names_are_unique_per_guild_whatever_their_case(tmp_path: Path, open_db: OpenDb) -> None:
-    db = await open_db(tmp_path / "names.db")
+async def test_league_names_are_unique_per_guild_whatever_their_case(db: Database) -> None:
     first = await store.insert_league(db, 1, "Tuesday Night", "UTC", 0, 7, NOW)
     assert first is not None and first.created_by == 7
     assert await store.insert_league(db, 1, "tuesday   NIGHT", "UTC", 0, 7, NOW) is None
@@ -88,9 +87,7 @@ async def test_league_names_are_unique_per_guild_whatever_their_case(tmp_path: P
     assert await store.league_by_id(db, 1, other.league_id) is None  # an id from another guild finds nothing
 
 
-async def test_a_channel_belongs_to_one_league_and_the_first_channel_starts_the_posts(tmp_path: Path,
-                                                                                      open_db: OpenDb) -> None:
-    db = await open_db(tmp_path / "channels.db")
+async def test_a_channel_belongs_to_one_league_and_the_first_channel_starts_the_posts(db: Database) -> None:
     one = await store.insert_league(db, 1, "One", "UTC", 0, None, NOW)
     two = await store.insert_league(db, 1, "Two", "UTC", 0, None, NOW)
     elsewhere = await store.insert_league(db, 2, "Three", "UTC", 0, None, NOW)
@@ -108,17 +105,17 @@ async def test_a_channel_belongs_to_one_league_and_the_first_channel_starts_the_
     assert [x.league_id for x in await store.leagues_with_channel(db)] == [one.league_id, elsewhere.league_id]
 
 
-async def test_a_season_at_a_time_and_post_records(tmp_path: Path, open_db: OpenDb) -> None:
-    db = await open_db(tmp_path / "seasons.db")
+async def test_a_season_at_a_time_and_post_records(db: Database) -> None:
     league = await store.insert_league(db, 1, "One", "UTC", 0, None, NOW)
     assert league is not None
-    await store.insert_season(db, league.league_id, "Spring", NOW)
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.insert_season(db, league.league_id, "Summer", NOW)  # one open season at a time
+    assert await store.insert_season(db, league.league_id, "Spring", NOW) is not None
+    assert await store.insert_season(db, league.league_id, "Summer", NOW) is None  # one open season at a time
     spring = await store.open_season(db, league.league_id)
     assert spring is not None
     await store.end_season(db, spring.season_id, "2026-12-01T00:00:00.000+00:00")
     assert await store.open_season(db, league.league_id) is None
+    assert await store.insert_season(db, league.league_id, "spring", NOW) is None  # a name is used once
+    assert await store.insert_season(db, league.league_id, "Summer", NOW) is not None
     await store.record_post(db, league.league_id, "2026-W47", "sending", NOW, channel_id=5, attempt=True)
     failed = await store.record_post(db, league.league_id, "2026-W47", "failed", NOW, error="gone",
                                      next_try_at="2026-11-20T12:05:00.000+00:00")

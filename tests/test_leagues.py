@@ -20,8 +20,8 @@ from bot.store import leagues as store
 
 
 @pytest.fixture
-async def leagues(tmp_path: Path, open_db: OpenDb) -> LeagueService:
-    return LeagueService(await open_db(tmp_path / "leagues.db"), ManualClock(datetime(2026, 11, 18, 12, tzinfo=UTC)))
+async def leagues(db_target: str, open_db: OpenDb) -> LeagueService:
+    return LeagueService(await open_db(db_target), ManualClock(datetime(2026, 11, 18, 12, tzinfo=UTC)))
 
 
 async def test_the_league_a_command_means(leagues: LeagueService) -> None:
@@ -128,8 +128,8 @@ async def test_a_server_without_a_league_has_standings(tmp_path: Path, open_db: 
         await leagues.server_week(5, "someday")
 
 
-async def test_players_join_with_their_first_game_at_a_league_table(tmp_path: Path, open_db: OpenDb) -> None:
-    db = await open_db(tmp_path / "auto.db")
+async def test_players_join_with_their_first_game_at_a_league_table(db_target: str, open_db: OpenDb) -> None:
+    db = await open_db(db_target)
     tables = TableService(db, clock=ManualClock(), computer_delay=0)
     leagues = LeagueService(db, tables.clock)
     leagues.watch(tables)

@@ -4,7 +4,6 @@ restart, deadlines, computer takeover, races, many tables at once, seating."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 from support.service import ALICE, BOB, OpenDb, human_table, waiting
@@ -19,13 +18,6 @@ from bot.service.tables import TableService
 from bot.service.updates import TableUpdate
 from bot.store import ledger
 from bot.store.db import Database
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> Database:
-    database = await Database.open(tmp_path / "service.db")
-    yield database
-    await database.close()
 
 
 async def rows(db: Database, query: str, *params: object) -> list[tuple[object, ...]]:
@@ -78,8 +70,8 @@ async def test_every_update_is_published_after_its_action_is_saved(db: Database)
     assert saved == table.version
 
 
-async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(tmp_path: Path, open_db: OpenDb) -> None:
-    path = tmp_path / "restart.db"
+async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(db_target: str, open_db: OpenDb) -> None:
+    path = db_target
     clock = ManualClock()
     first_db = await open_db(path)
     first = TableService(first_db, clock=clock, computer_delay=0)
@@ -106,8 +98,8 @@ async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(tmp_pa
     assert await ledger.verify(second_db) == []
 
 
-async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(tmp_path: Path, open_db: OpenDb) -> None:
-    path = tmp_path / "window.db"
+async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(db_target: str, open_db: OpenDb) -> None:
+    path = db_target
     clock = ManualClock()
     db1 = await open_db(path)
     service = TableService(db1, clock=clock, computer_delay=0)
@@ -258,3 +250,20 @@ async def test_only_the_creator_or_a_manager_closes_a_table(db: Database) -> Non
     assert closed.cause == "close" and closed.view.status == "closed" and table_id not in service.tables
     (status,) = (await rows(db, "SELECT status FROM tables WHERE table_id = ?", table_id))[0]
     assert status == "closed"
+
+
+async def test_a_process_restores_only_the_tables_of_its_shards(db_target: str, open_db: OpenDb) -> None:
+    db = await open_db(db_target)
+    first = TableService(db, clock=ManualClock(), computer_delay=0)
+    guilds = [(n << 22) + 17 for n in range(8)]  # guild n is on shard n % 4 of 4
+    for guild in guilds:
+        table_id = (await first.create_table(guild, 1, seed=guild % 1000)).table_id
+        await first.join(table_id, ALICE, "Alice", seat=0)
+        for seat in (1, 2, 3):
+            await first.add_computer(table_id, "normal", seat)
+        await first.start(table_id)  # a game in progress, waiting for Alice
+    second = TableService(db, clock=ManualClock(), computer_delay=0)
+    assert await second.restore((4, (1, 3))) == 4
+    assert sorted(t.row.guild_id for t in second.tables.values()) == [guilds[n] for n in (1, 3, 5, 7)]
+    for table in second.tables.values():
+        assert table.game is not None and table.version == first.tables[table.table_id].version

@@ -4,8 +4,6 @@ classical player a hint made of sets."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from support.service import ALICE, BOB, human_table, move_people
 
@@ -16,13 +14,6 @@ from bot.service.errors import ErrorKind, TableError
 from bot.service.tables import TableService
 from bot.store import ledger
 from bot.store.db import Database
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> Database:
-    database = await Database.open(tmp_path / "classical.db")
-    yield database
-    await database.close()
 
 
 async def test_CL_make_rules_names_the_classical_preset(db: Database) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from support.service import ALICE, BOB, CAROL, DAN, PEOPLE, OpenDb, human_table, move_people, waiting
@@ -19,13 +18,6 @@ from bot.service.tables import TableService
 from bot.service.updates import TableUpdate
 from bot.store import ledger
 from bot.store.db import Database
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> Database:
-    database = await Database.open(tmp_path / "clock.db")
-    yield database
-    await database.close()
 
 
 async def _to_a_window_alice_can_call(service: TableService, clock: ManualClock, table_id: int) -> None:
@@ -155,8 +147,8 @@ async def test_two_players_passing_the_same_window_at_the_same_moment_are_both_a
     assert table.game.state.phase == Phase.PLAY and table.game.state.turn == 1
 
 
-async def test_a_restart_in_an_away_players_turn_keeps_her_away(tmp_path: Path, open_db: OpenDb) -> None:
-    path = tmp_path / "away.db"
+async def test_a_restart_in_an_away_players_turn_keeps_her_away(db_target: str, open_db: OpenDb) -> None:
+    path = db_target
     clock = ManualClock()
     db1 = await open_db(path)
     first = TableService(db1, clock=clock, computer_delay=5, turn_timeout=30)
@@ -190,8 +182,8 @@ async def test_a_restart_in_an_away_players_turn_keeps_her_away(tmp_path: Path, 
     assert away == 0
 
 
-async def test_computers_answer_a_call_window_open_when_the_bot_stopped(tmp_path: Path, open_db: OpenDb) -> None:
-    path = tmp_path / "window.db"
+async def test_computers_answer_a_call_window_open_when_the_bot_stopped(db_target: str, open_db: OpenDb) -> None:
+    path = db_target
     clock = ManualClock()
     db1 = await open_db(path)
     first = TableService(db1, clock=clock, computer_delay=1.5)
@@ -215,8 +207,8 @@ async def test_computers_answer_a_call_window_open_when_the_bot_stopped(tmp_path
     assert len(answered) >= 1  # the computers' answers were not lost
 
 
-async def test_a_second_process_on_the_same_database_gets_a_clear_conflict(tmp_path: Path, open_db: OpenDb) -> None:
-    path = tmp_path / "two.db"
+async def test_a_second_process_on_the_same_database_gets_a_clear_conflict(db_target: str, open_db: OpenDb) -> None:
+    path = db_target
     clock = ManualClock()
     db1 = await open_db(path)
     one = TableService(db1, clock=clock, computer_delay=0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from support.service import ALICE, PEOPLE, human_table, move_people
@@ -18,13 +17,6 @@ from bot.service.clock import ManualClock
 from bot.service.tables import TableService
 from bot.service.updates import SeatUpdate, TableUpdate
 from bot.store.db import Database
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> Database:
-    database = await Database.open(tmp_path / "updates.db")
-    yield database
-    await database.close()
 
 
 def _private_events_of_others(events: tuple[Event, ...], seat: int | None) -> list[Event]:

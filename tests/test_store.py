@@ -1,15 +1,15 @@
-"""The SQLite store against real database files: migrations, the ledger's guarantees, standings by league week."""
+"""The store against real databases (an SQLite file, and a PostgreSQL database of the test's own): migrations, the
+ledger's guarantees, standings by league week."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.store import ledger
-from bot.store.db import Database
+from bot.store.db import Database, IntegrityError
 from bot.store.ledger import Transfer
 from bot.store.migrations import MIGRATIONS
 from bot.store.standings import (
@@ -25,28 +25,20 @@ from bot.store.standings import (
 )
 
 
-@pytest.fixture
-async def db(tmp_path: Path) -> Database:
-    database = await Database.open(tmp_path / "test.db")
-    yield database
-    await database.close()
-
-
 async def add_game(db: Database, guild: int, seats: list[int | None], *, ended: str, winner: int | None,
                    self_pick: bool = False, jokerless: bool = False) -> int:
     async with db.transaction() as conn:
         for player in seats:
             if player is not None:
-                await conn.execute("INSERT OR IGNORE INTO players VALUES (?, ?, ?)", (player, f"P{player}", ended))
-        cur = await conn.execute("INSERT INTO tables (guild_id, channel_id, status, rules, created_at, seed) "
-                                 "VALUES (?, 1, 'open', '{}', ?, 0)", (guild, ended))
-        table = cur.lastrowid
-        cur = await conn.execute(
+                await conn.execute("INSERT INTO players VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                                   (player, f"P{player}", ended))
+        table = await conn.fetchval("INSERT INTO tables (guild_id, channel_id, status, rules, created_at, seed) "
+                                    "VALUES (?, 1, 'open', '{}', ?, 0) RETURNING table_id", (guild, ended))
+        game = await conn.fetchval(
             "INSERT INTO games (table_id, guild_id, game_no, card_id, rules, seed, east, started_at, ended_at, how, "
-            "winner_seat, value, jokerless, self_pick) VALUES (?, ?, 1, 'practice', '{}', 1, 0, ?, ?, ?, ?, 25, ?, ?)",
-            (table, guild, ended, ended, "self_pick" if self_pick else "discard", winner, int(jokerless),
-             int(self_pick)))
-        game = cur.lastrowid
+            "winner_seat, value, jokerless, self_pick) VALUES (?, ?, 1, 'practice', '{}', 1, 0, ?, ?, ?, ?, 25, ?, ?) "
+            "RETURNING game_id", (table, guild, ended, ended, "self_pick" if self_pick else "discard", winner,
+                                  int(jokerless), int(self_pick)))
         for seat, player in enumerate(seats):
             await conn.execute("INSERT INTO game_seats (game_id, seat, player_id) VALUES (?, ?, ?)",
                                (game, seat, player))
@@ -58,7 +50,7 @@ def transfers_to(winner: int, seats: list[int | None], amount: int) -> list[Tran
     return [Transfer(s, seats[s], winner, seats[winner], amount, "test") for s in range(4) if s != winner]
 
 
-async def test_migrations_apply_once_and_set_wal_and_foreign_keys(tmp_path: Path) -> None:
+async def test_sqlite_migrations_apply_once_and_set_wal_and_foreign_keys(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     first = await Database.open(path)
     assert await first.schema_version() == len(MIGRATIONS)
@@ -100,16 +92,16 @@ async def test_settling_a_game_twice_changes_nothing(db: Database) -> None:
 
 async def test_an_unbalanced_transaction_cannot_be_closed(db: Database) -> None:
     game = await add_game(db, 7, [1, 2, 3, 4], ended="2026-11-03T10:00:00.000+00:00", winner=0)
-    with pytest.raises(sqlite3.IntegrityError, match="does not balance"):
+    with pytest.raises(IntegrityError, match="does not balance"):
         async with db.transaction() as conn:
-            cur = await conn.execute("INSERT INTO ledger_transactions (game_id, guild_id, kind, created_at) "
-                                     "VALUES (?, 7, 'settlement', 'x')", (game,))
+            txn = await conn.fetchval("INSERT INTO ledger_transactions (game_id, guild_id, kind, created_at) "
+                                      "VALUES (?, 7, 'settlement', 'x') RETURNING txn_id", (game,))
             await conn.execute("INSERT INTO ledger_postings (txn_id, account, player_id, amount) "
-                               "VALUES (?, 'player:1', 1, 10)", (cur.lastrowid,))
-            await conn.execute("UPDATE ledger_transactions SET closed = 1 WHERE txn_id = ?", (cur.lastrowid,))
+                               "VALUES (?, 'player:1', 1, 10)", (txn,))
+            await conn.execute("UPDATE ledger_transactions SET closed = 1 WHERE txn_id = ?", (txn,))
     # the whole transaction rolled back: nothing was written
-    async with db.conn.execute("SELECT COUNT(*) FROM ledger_postings") as cur:
-        assert (await cur.fetchone())[0] == 0
+    assert await db.fetchval("SELECT COUNT(*) FROM ledger_postings") == 0
+    assert await db.fetchval("SELECT COUNT(*) FROM ledger_transactions") == 0
 
 
 async def test_postings_are_never_edited_and_corrections_are_new_entries(db: Database) -> None:
@@ -117,12 +109,19 @@ async def test_postings_are_never_edited_and_corrections_are_new_entries(db: Dat
     game = await add_game(db, 7, seats, ended="2026-11-03T10:00:00.000+00:00", winner=0)
     async with db.transaction() as conn:
         await ledger.settle(conn, game, 7, transfers_to(0, seats, 25))
-    with pytest.raises(sqlite3.IntegrityError, match="never edited"):
+    with pytest.raises(IntegrityError, match="never edited"):
         async with db.transaction() as conn:
             await conn.execute("UPDATE ledger_postings SET amount = 0")
-    with pytest.raises(sqlite3.IntegrityError, match="never deleted"):
+    with pytest.raises(IntegrityError, match="never deleted"):
         async with db.transaction() as conn:
             await conn.execute("DELETE FROM ledger_postings")
+    with pytest.raises(IntegrityError, match="closed"):
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO ledger_postings (txn_id, account, player_id, amount) SELECT txn_id, "
+                               "'player:1', 1, 5 FROM ledger_transactions")
+    with pytest.raises(IntegrityError, match="closed"):
+        async with db.transaction() as conn:
+            await conn.execute("UPDATE ledger_transactions SET closed = 0")
     # West (player 3) should not have paid: a correction pays her back
     await ledger.correct(db, game, 7, [Transfer(0, 1, 2, 3, 25, "refund")], "West was dead before the deal")
     assert await ledger.balance(db, 3) == 0 and await ledger.balance(db, 1) == 50

@@ -5,7 +5,6 @@ most the latest weeks; failed posts come back at their retry time, interrupted o
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from support.leagues import GUILD, game_at
@@ -20,8 +19,8 @@ WEDNESDAY = datetime(2026, 11, 18, 12, tzinfo=UTC)  # in 2026-W47 (Monday 16 to 
 
 
 @pytest.fixture
-async def setup(tmp_path: Path, open_db: OpenDb) -> tuple[LeagueService, WeeklyPosts]:
-    db = await open_db(tmp_path / "weekly.db")
+async def setup(db_target: str, open_db: OpenDb) -> tuple[LeagueService, WeeklyPosts]:
+    db = await open_db(db_target)
     clock = ManualClock(WEDNESDAY)
     return LeagueService(db, clock), WeeklyPosts(db, clock)
 

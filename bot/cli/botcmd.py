@@ -73,19 +73,26 @@ def run_bot_command(args: argparse.Namespace) -> int:
 
 
 async def _check(settings: Settings, *, report: bool) -> int:
-    """Open (and migrate) the database; with ``report``, say what the bot would start with."""
-    from bot.service.tables import TableService
-    from bot.store.db import DatabaseProblem
+    """Open (and migrate) the database, so that a database the bot cannot use stops it before Discord is called;
+    with ``report``, say what the bot would start with. Tables are not restored here: the bot restores them once,
+    when it starts."""
+    from bot.store.db import Database, DatabaseProblem, shown
 
     try:
-        service = await TableService.open(settings.db_path)
+        db = await Database.open(settings.db_path)
     except DatabaseProblem as exc:
         raise UsageProblem(str(exc)) from None
-    tables = len(service.tables)
-    await service.close()
+    try:
+        tables = int(await db.fetchval("SELECT COUNT(*) FROM tables WHERE status != 'closed'"))
+    finally:
+        await db.close()
     if not report:
         return 0
     where = f"guild {settings.guild_id}" if settings.guild_id else "every server (global sync)"
-    print(f"ok: settings are valid; database {settings.db_path} ({tables} open table(s)); commands go to {where}; "
-          f"application {settings.application_id}")
+    shards = ""
+    if settings.shard_count is not None:
+        mine = ",".join(map(str, settings.shard_ids)) if settings.shard_ids is not None else "all"
+        shards = f"; shards {mine} of {settings.shard_count}"
+    print(f"ok: settings are valid; database {shown(settings.db_path)} ({tables} open table(s)); commands go to "
+          f"{where}{shards}; application {settings.application_id}")
     return 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sqlite3
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any, TypeVar
 from bot.engine.card import Card
 from bot.engine.errors import CardError
 from bot.service.cards import UnknownCard, load_card
-from bot.store.db import Database, explain
+from bot.store.db import Database, DatabaseProblem, target_problem
 
 T = TypeVar("T")
 
@@ -45,12 +44,14 @@ def card_or_explain(card_id: str) -> Card:
 
 @contextmanager
 def database_errors(path: str | Path) -> Iterator[None]:
-    """Turns an SQLite error about the file at ``path`` that the user can act on (damaged, locked, full...) into
-    a :class:`DatabaseProblem`; any other error is a bug and goes on."""
+    """Turns an error about the database at ``path`` that the user can act on (a damaged or locked file, a full
+    disk, a server gone away...) into a :class:`DatabaseProblem`; any other error is a bug and goes on."""
     try:
         yield
-    except sqlite3.Error as exc:
-        problem = explain(path, exc)
+    except DatabaseProblem:
+        raise
+    except Exception as exc:
+        problem = Database.explain(path, exc)
         if problem is None:
             raise
         raise problem from None
@@ -95,6 +96,14 @@ def file_path(text: str) -> str:
     if "\0" in text or len(text) > 4096:
         raise argparse.ArgumentTypeError(f"{text[:30]!r}... is not a usable path")
     return text
+
+
+def db_target(text: str) -> str:
+    """An argparse type: a database, the path of an SQLite file or a ``postgresql://`` URL."""
+    target = file_path(text)
+    if (problem := target_problem(target)) is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return target
 
 
 def count(low: int, high: int) -> Callable[[str], int]:

@@ -8,12 +8,13 @@ import json
 import sys
 from typing import Any
 
-from bot.cli.common import UsageProblem, file_path, guild_id, print_json, same_file, with_database
+from bot.cli.common import UsageProblem, db_target, file_path, guild_id, print_json, same_file, with_database
 from bot.service.tables import TableService
 from bot.service.weeks import read_week, week_name
 from bot.store import ledger
-from bot.store.db import Database
-from bot.store.migrations import MIGRATIONS
+from bot.store.copy import backup_to_file
+from bot.store.db import Database, is_postgres_url
+from bot.store.sqlite import SqliteDatabase
 from bot.store.standings import get_league, standings, to_csv, weekly_standings
 
 
@@ -22,11 +23,11 @@ def register(commands: Any) -> None:
     p = commands.add_parser("ledger", help="check the chip ledger")
     sub = p.add_subparsers(dest="ledger_command", required=True, metavar="ACTION")
     v = sub.add_parser("verify", help="every game's entries sum to zero and no game is settled twice")
-    v.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    v.add_argument("--db", type=db_target, required=True, metavar="DB")
     v.set_defaults(run=run_verify)
 
     p = commands.add_parser("standings", help="a league's weekly (or all-time) standings")
-    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    p.add_argument("--db", type=db_target, required=True, metavar="DB")
     p.add_argument("--guild", type=guild_id, default=None, metavar="ID",
                    help="default: every guild in the database")
     p.add_argument("--week", default=None, metavar="DAY",
@@ -37,22 +38,22 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_standings)
 
     p = commands.add_parser("backup", help="copy the database safely, even while the bot is running")
-    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    p.add_argument("--db", type=db_target, required=True, metavar="DB")
     p.add_argument("--to", type=file_path, required=True, metavar="FILE")
     p.set_defaults(run=run_backup)
 
     p = commands.add_parser("migrate", help="bring the database's schema up to date (the bot does this on start-up)")
-    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    p.add_argument("--db", type=db_target, required=True, metavar="DB")
     p.set_defaults(run=run_migrate)
 
     p = commands.add_parser("tables", help="tables kept in the database")
     sub = p.add_subparsers(dest="tables_command", required=True, metavar="ACTION")
     t = sub.add_parser("list", help="every table that is not closed")
-    t.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    t.add_argument("--db", type=db_target, required=True, metavar="DB")
     t.add_argument("--json", action="store_true")
     t.set_defaults(run=run_tables_list)
     t = sub.add_parser("resume", help="finish every unfinished table whose seats are all computer players")
-    t.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    t.add_argument("--db", type=db_target, required=True, metavar="DB")
     t.set_defaults(run=run_tables_resume)
 
 
@@ -82,8 +83,7 @@ def run_standings(args: argparse.Namespace) -> int:
         if args.guild is not None:
             guilds = [args.guild]
         else:
-            async with db.conn.execute("SELECT DISTINCT guild_id FROM games ORDER BY guild_id") as cursor:
-                guilds = [row[0] for row in await cursor.fetchall()]
+            guilds = [row[0] for row in await db.fetchall("SELECT DISTINCT guild_id FROM games ORDER BY guild_id")]
         report: list[dict[str, Any]] = []
         for guild in guilds:
             if args.all_time:
@@ -154,13 +154,18 @@ def run_tables_resume(args: argparse.Namespace) -> int:
 
 
 def run_backup(args: argparse.Namespace) -> int:
-    """`backup`: a consistent copy of the database, safe while the bot runs."""
+    """`backup`: a consistent copy of the database in a new SQLite file, safe while the bot runs."""
     if same_file(args.db, args.to):
         raise UsageProblem(f"{args.to} is the database itself; choose a new file name")
+    if is_postgres_url(args.to):
+        raise UsageProblem("--to is the new SQLite file to write; to copy into PostgreSQL use 'charleston db copy'")
 
     async def work(db: Database) -> int:
-        await db.backup_to(args.to)
-        print(f"backed up {args.db} to {args.to}")
+        if isinstance(db, SqliteDatabase):
+            await db.backup_to(args.to)
+        else:  # PostgreSQL: every row as of one moment, into a new SQLite file (pg_dump does it too: README)
+            await backup_to_file(db, args.to)
+        print(f"backed up {db.path} to {args.to}")
         return 0
 
     return with_database(args.db, work, readonly=True, any_schema=True)
@@ -169,7 +174,7 @@ def run_backup(args: argparse.Namespace) -> int:
 def run_migrate(args: argparse.Namespace) -> int:
     """`migrate`: bring a database to the latest schema and say which it is at."""
     async def work(db: Database) -> int:
-        print(f"{args.db} is at schema {await db.schema_version()} (the latest is {len(MIGRATIONS)})")
+        print(f"{db.path} is at schema {await db.schema_version()} (the latest is {db.latest_schema()})")
         return 0
 
     return with_database(args.db, work, readonly=False)

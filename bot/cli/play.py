@@ -17,6 +17,7 @@ from bot.cli.common import (
     card_or_explain,
     count,
     database_errors,
+    db_target,
     file_path,
     output_folder,
     print_json,
@@ -45,7 +46,7 @@ def register(commands: Any) -> None:
     p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--log", type=file_path, default=None, metavar="DIR",
                    help="write every game to DIR as a replay file")
-    p.add_argument("--db", type=file_path, default=None, metavar="PATH",
+    p.add_argument("--db", type=db_target, default=None, metavar="DB",
                    help="play through the table service and record every game")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_simulate)
@@ -77,7 +78,7 @@ def register(commands: Any) -> None:
     p.add_argument("--level", default="normal", choices=[lv for lv in LEVELS if lv != "random"])
     p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--delay", type=seconds(10), default=0.0, metavar="SECONDS", help="pause between lines")
-    p.add_argument("--db", type=file_path, default=None, metavar="PATH",
+    p.add_argument("--db", type=db_target, default=None, metavar="DB",
                    help="play through the table service and record the game in this database")
     p.add_argument("--images", type=file_path, default=None, metavar="DIR",
                    help="write the final table, each rack and the winning line to this folder")

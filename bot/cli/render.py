@@ -12,7 +12,16 @@ from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import UsageProblem, card_or_explain, count, file_path, guild_id, same_file, with_database
+from bot.cli.common import (
+    UsageProblem,
+    card_or_explain,
+    count,
+    db_target,
+    file_path,
+    guild_id,
+    same_file,
+    with_database,
+)
 from bot.engine.errors import TileError
 from bot.engine.notation import check_available, parse_groups, parse_tile, parse_tiles
 from bot.engine.replay import ReplayError, replay, replay_header
@@ -66,7 +75,7 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_card)
 
     p = sub.add_parser("standings", help="a league week's standings chart (or the season's)")
-    p.add_argument("--db", type=file_path, required=True, metavar="PATH")
+    p.add_argument("--db", type=db_target, required=True, metavar="DB")
     p.add_argument("--guild", type=guild_id, default=None, metavar="ID", help="default: the database's only guild")
     p.add_argument("--week", default=None, metavar="DAY",
                    help="a day of the week (23 Nov 2026, 2026-11-23) or its ISO label 2026-W48; default: this week")
@@ -193,9 +202,8 @@ async def _standings_image(db: Database, args: argparse.Namespace) -> Rendered:
     if not args.season:
         label, rows = await weekly_standings(db, guild, read_week(args.week, league.week_start) if args.week else None)
         return render_weekly(week_name(label, league.week_start), rows)
-    async with db.conn.execute("SELECT MIN(ended_at), MAX(ended_at) FROM games WHERE guild_id = ? "
-                               "AND ended_at IS NOT NULL", (guild,)) as cursor:
-        row = await cursor.fetchone()
+    row = await db.fetchone("SELECT MIN(ended_at), MAX(ended_at) FROM games WHERE guild_id = ? "
+                            "AND ended_at IS NOT NULL", (guild,))
     if row is None or row[0] is None:
         return render_season("no games yet", [])
     day, last = _local_day(row[0], league.zone), _local_day(row[1], league.zone)
@@ -212,8 +220,7 @@ async def _standings_image(db: Database, args: argparse.Namespace) -> Rendered:
 
 
 async def _only_guild(db: Database) -> int:
-    async with db.conn.execute("SELECT DISTINCT guild_id FROM games ORDER BY guild_id") as cursor:
-        guilds = [row[0] for row in await cursor.fetchall()]
+    guilds = [row[0] for row in await db.fetchall("SELECT DISTINCT guild_id FROM games ORDER BY guild_id")]
     if len(guilds) > 1:
         raise UsageProblem(f"the database holds several guilds ({', '.join(map(str, guilds))}); choose one with "
                            "--guild")

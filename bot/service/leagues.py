@@ -251,7 +251,10 @@ class LeagueService:
         if (same := await store.season_by_name(self.db, league.league_id, name)) is not None:
             raise TableError(ErrorKind.EXISTS, f"{league.name} already had a season named '{same.name}': choose "
                              "another name.")
-        return await store.insert_season(self.db, league.league_id, name, self.now_iso())
+        started = await store.insert_season(self.db, league.league_id, name, self.now_iso())
+        if started is None:  # another start of a season won the race
+            raise TableError(ErrorKind.EXISTS, f"{league.name} already has a season running or named '{name}'.")
+        return started
 
     async def end_season(self, league: LeagueRow) -> SeasonRow:
         """End the season running now."""

@@ -17,6 +17,7 @@ from bot.store.records import TableRow
 from .choices import SeatChoices, choices_for
 from .decisions import claimable, current_token
 from .display import Display
+from .timetable import Timetable
 from .updates import Cause, SeatInfo, SeatUpdate, TableOptions, TablePhase, TableStatus, TableUpdate, TableView
 
 DEFAULT_LEVEL = "normal"  # the computer that stands in for an away player
@@ -33,10 +34,40 @@ class LiveTable:
     game: Game | None = None
     game_id: int | None = None
     version: int = 0  # actions applied to the game (the stored snapshot's version)
-    deadline: datetime | None = None  # when the clock acts for the people it waits for
-    auto_at: datetime | None = None  # when the next computer move is due
+    saved_state: int = 0  # the version at which the game's full state was last stored
     updates: int = 0  # updates published in this process
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timetable: Timetable | None = None  # the service's: told whenever the deadline or the next move changes
+    _deadline: datetime | None = None
+    _auto_at: datetime | None = None
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the clock acts for the people the table waits for."""
+        return self._deadline
+
+    @deadline.setter
+    def deadline(self, moment: datetime | None) -> None:
+        """Set the deadline (and the table's place in the timetable)."""
+        self._deadline = moment
+        self.reschedule()
+
+    @property
+    def auto_at(self) -> datetime | None:
+        """When the next computer move is due."""
+        return self._auto_at
+
+    @auto_at.setter
+    def auto_at(self, moment: datetime | None) -> None:
+        """Set when the next computer move is due (and the table's place in the timetable)."""
+        self._auto_at = moment
+        self.reschedule()
+
+    def reschedule(self) -> None:
+        """Put the table's next moment (the earlier of the two) in the service's timetable."""
+        if self.timetable is not None:
+            moments = [m for m in (self._deadline, self._auto_at) if m is not None]
+            self.timetable.set(self.row.table_id, min(moments) if moments else None)
 
     @property
     def table_id(self) -> int:

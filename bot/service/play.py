@@ -14,14 +14,13 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.ai.selfplay import computer_move
 from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold, PassCall
 from bot.engine.card import Card
 from bot.engine.errors import EngineError
 from bot.engine.events import Event, EventKind, public
 from bot.engine.game import Game, next_east
 from bot.engine.payouts import payouts
-from bot.engine.state import GameState, Phase
+from bot.engine.state import Phase
 from bot.store import ledger, records
 from bot.store.db import Database
 from bot.store.records import StaleVersion
@@ -31,10 +30,14 @@ from .clock import Clock
 from .decisions import current_token, gone_message, is_token, open_tokens
 from .errors import ErrorKind, TableError
 from .live import LiveTable
+from .saved import checkpoint_due, snapshot
+from .thinking import Thinking
+from .timetable import Timetable
 from .updates import Cause, TableStatus, TableUpdate
 
 CHARLESTON_PHASES = (Phase.CHARLESTON, Phase.CHARLESTON_VOTE, Phase.COURTESY)
 ALL_AT_ONCE = (*CHARLESTON_PHASES, Phase.CALL_WINDOW)  # decisions every awaited computer answers together
+ACT_AT_ONCE = 16  # tables the clock serves at once: enough to keep thinking workers busy, near first-due-first-served
 
 
 class GamePlay:
@@ -45,6 +48,9 @@ class GamePlay:
     cards: Callable[[str], Card]
     turn_timeout: float
     charleston_timeout: float
+    thinking: Thinking
+    tables: dict[int, LiveTable]
+    timetable: Timetable
     _wake: asyncio.Event
 
     def _publish(self, table: LiveTable, cause: Cause, events: list[Event]) -> TableUpdate:
@@ -77,11 +83,14 @@ class GamePlay:
         self._schedule(table, before, action.seat, held=isinstance(action, Hold))
         state = game.state
         finished = state.phase == Phase.FINISHED
-        saving = self.db.transaction() if finished else self.db.single_statement()
+        checkpoint = finished or checkpoint_due(table.version + 1, table.saved_state)
+        # The action log may be written without waiting for the disk (see bot.store.postgres); a game's end, its
+        # result and its settlement are one durable transaction.
+        saving = self.db.transaction() if finished else self.db.single_statement(durable=False)
         try:
             async with saving as conn:
-                await records.record_action(conn, table.game_id, table.version, action.to_json(), snapshot(state),
-                                            _iso(table.deadline))
+                await records.record_action(conn, table.game_id, table.version, action.to_json(),
+                                            snapshot(state) if checkpoint else None, _iso(table.deadline))
                 if finished:
                     # The last action, the game's result and its settlement land together.
                     await self._finish(conn, table, game)
@@ -93,6 +102,8 @@ class GamePlay:
             await self._reload(table)
             raise
         table.version += 1
+        if checkpoint:
+            table.saved_state = table.version
         self._wake.set()
         return self._publish(table, cause, events), events
 
@@ -108,6 +119,14 @@ class GamePlay:
         table.row.next_east = east
         table.row.status = TableStatus.OPEN
         table.deadline = table.auto_at = None
+
+    async def _checkpoint(self, table: LiveTable) -> None:
+        """Store the game's full state if actions were applied since it was last stored (on a clean stop)."""
+        if table.playing and table.game is not None and table.game_id is not None \
+                and table.saved_state < table.version:
+            async with self.db.single_statement() as conn:
+                await records.save_state(conn, table.game_id, table.version, snapshot(table.game.state))
+            table.saved_state = table.version
 
     async def _save_deadline(self, table: LiveTable) -> None:
         if table.game_id is None:
@@ -158,7 +177,7 @@ class GamePlay:
             forced = forced_answer(table)  # auto_pass: nothing to decide for a seat that cannot call
             if forced is not None:
                 level = table.computer_level(forced)
-                answer = computer_move(level, game, forced) if level else PassCall(forced)
+                answer = await self.thinking.move(table.table_id, level, game, forced) if level else PassCall(forced)
                 await self._apply(table, answer, Cause.AUTO)
                 made += 1
                 continue
@@ -174,9 +193,43 @@ class GamePlay:
                     break  # the decision was settled by the moves before
                 level = table.computer_level(seat)
                 assert level is not None
-                await self._apply(table, computer_move(level, game, seat), Cause.AUTO)
+                await self._apply(table, await self.thinking.move(table.table_id, level, game, seat), Cause.AUTO)
                 made += 1
         return made
+
+    async def tick(self) -> int:
+        """Act on every deadline and computer move that is due, earliest first; returns how many were acted on.
+        Up to :data:`ACT_AT_ONCE` tables are served at once (each under its own lock), so one waiting for its
+        computers' thinking or for the database does not hold up the rest; finding the next table due costs
+        O(log n) in the number of tables."""
+        acted = 0
+        running: set[asyncio.Task[int]] = set()
+        failure: BaseException | None = None
+        for _ in range(10_000):  # each pass acts on something due; a table cannot stay due forever
+            while failure is None and len(running) < ACT_AT_ONCE \
+                    and (table_id := self.timetable.pop_due(self.clock.now())) is not None:
+                running.add(asyncio.create_task(self._on_time(table_id)))
+            if not running:
+                break
+            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                if task.exception() is None:
+                    acted += task.result()
+                else:
+                    failure = failure or task.exception()
+        if failure is not None:
+            raise failure
+        return acted
+
+    async def _on_time(self, table_id: int) -> int:
+        """Whatever is due at one table (the clock's tick serves the tables due at once)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return 0
+        async with table.lock:
+            acted = await self._act_on_time(table)
+            table.reschedule()  # due again later (or still, if nothing could be done)
+        return acted
 
     async def _act_on_time(self, table: LiveTable) -> int:
         """Whatever is due at one table: its deadline (close the call window, or hand late players' seats to
@@ -238,13 +291,6 @@ class GamePlay:
 
 def _needs_draw(game: Game) -> bool:
     return game.state.phase == Phase.PLAY and game.state.turn_state.needs_draw
-
-
-def snapshot(state: GameState) -> dict[str, Any]:
-    """The state as stored: without its action log, which lives row by row in the actions table."""
-    data = state.to_json()
-    data["log"] = []
-    return data
 
 
 def _iso(moment: datetime | None) -> str | None:

@@ -26,7 +26,6 @@ from bot.engine.errors import CardError
 from bot.engine.events import Event, EventKind, public
 from bot.engine.game import Game
 from bot.engine.rules import RulesError, TableRules, rules_from_dict, table_rules
-from bot.engine.state import GameState
 from bot.engine.views import seat_view
 from bot.store import records
 from bot.store.db import Database
@@ -44,7 +43,10 @@ from .hub import Hub, SeatListener, TableListener
 from .keys import parse_action_key
 from .live import LiveTable
 from .lookup import TableLookup
-from .play import GamePlay, snapshot
+from .play import GamePlay
+from .saved import resume_game, snapshot
+from .thinking import InLoop, Thinking, ThinkingPool, default_workers
+from .timetable import Timetable
 from .updates import Cause, SeatUpdate, TableOptions, TableStatus, TableUpdate
 
 MAX_COMPUTER_DELAY = 5.0
@@ -55,7 +57,7 @@ class TableService(GamePlay, TableLookup):
 
     def __init__(self, db: Database, *, clock: Clock | None = None, cards: Callable[[str], Card] = load_card,
                  turn_timeout: float = 90, charleston_timeout: float = 120, computer_delay: float = 1.5,
-                 seeds: Iterator[int] | None = None) -> None:
+                 seeds: Iterator[int] | None = None, thinkers: int | None = 0) -> None:
         self.db = db
         self.clock = clock or SystemClock()
         self.cards = cards
@@ -64,16 +66,20 @@ class TableService(GamePlay, TableLookup):
         self.computer_delay = computer_delay  # for new tables that name none
         self._seeds = seeds  # seeds for new tables that name none (tests); else a random one each
         self.tables: dict[int, LiveTable] = {}
+        self.timetable = Timetable()  # each table's next moment, for the clock
+        # Where computers think: in the loop (0), in worker processes, or one per spare core (None).
+        workers = default_workers() if thinkers is None else thinkers
+        self.thinking: Thinking = ThinkingPool(workers) if workers > 0 else InLoop()
         self.hub = Hub()
         self._wake = asyncio.Event()
 
     @classmethod
     async def open(cls, path: str, *, clock: Clock | None = None, computer_delay: float = 1.5,
-                   seeds: Iterator[int] | None = None) -> TableService:
+                   seeds: Iterator[int] | None = None, thinkers: int | None = 0) -> TableService:
         """Open (and migrate) the database at ``path`` and restore every open table from it."""
         db = await Database.open(path)
         try:
-            service = cls(db, clock=clock, computer_delay=computer_delay, seeds=seeds)
+            service = cls(db, clock=clock, computer_delay=computer_delay, seeds=seeds, thinkers=thinkers)
             await service.restore()
         except BaseException:
             await db.close()
@@ -81,13 +87,15 @@ class TableService(GamePlay, TableLookup):
         return service
 
     async def close(self) -> None:
-        """Let in-flight actions finish, deliver what was published, then close the database."""
+        """Let in-flight actions finish, store each game's full state (so the next start replays nothing),
+        deliver what was published, then close the database."""
         for table in list(self.tables.values()):
-            async with table.lock:
-                pass  # an action holding the lock has finished once we get it
+            async with table.lock:  # an action holding the lock has finished once we get it
+                await self._checkpoint(table)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.hub.drain(), timeout=5)
         await self.hub.close()
+        await self.thinking.close()
         await self.db.close()
 
     # -- listening -----------------------------------------------------------------------------------------
@@ -156,7 +164,7 @@ class TableService(GamePlay, TableLookup):
             table_id = await records.insert_table(conn, guild_id, channel_id, rules.to_dict(), created_by, seed,
                                                   east, options.to_dict())
         (row,) = await records.load_tables(self.db, "table_id = ?", (table_id,))
-        table = LiveTable(row, rules, options)
+        table = LiveTable(row, rules, options, timetable=self.timetable)
         self.tables[table_id] = table
         async with table.lock:
             return self._publish(table, Cause.CREATE, [public(EventKind.TABLE_OPENED, None, table_id=table_id)])
@@ -333,7 +341,7 @@ class TableService(GamePlay, TableLookup):
             table.row.games_played = game_no
             table.row.status = TableStatus.PLAYING
             table.game = game
-            table.version = 0
+            table.version = table.saved_state = 0
             self._schedule(table, None, None)
             await self._save_deadline(table)
             update = self._publish(table, Cause.START, events)
@@ -373,25 +381,7 @@ class TableService(GamePlay, TableLookup):
     # -- the clock ---------------------------------------------------------------------------------------------
     def next_wakeup(self) -> datetime | None:
         """The earliest moment the clock must act at some table."""
-        moments = [m for t in self.tables.values() for m in (t.deadline, t.auto_at) if m is not None]
-        return min(moments) if moments else None
-
-    async def tick(self) -> int:
-        """Act on every deadline and computer move that is due, earliest first; returns how many were acted on."""
-        acted = 0
-        for _ in range(10_000):  # each pass acts on something due; a table cannot stay due forever
-            now = self.clock.now()
-            due = sorted((moment, t.table_id) for t in self.tables.values()
-                         for moment in (t.deadline, t.auto_at) if moment is not None and moment <= now)
-            if not due:
-                break
-            _, table_id = due[0]
-            table = self.tables.get(table_id)
-            if table is None:
-                continue
-            async with table.lock:
-                acted += await self._act_on_time(table)
-        return acted
+        return self.timetable.earliest()
 
     async def run(self, stop: asyncio.Event) -> None:
         """Keep every table's clock running until ``stop`` is set (the bot's background task)."""
@@ -409,36 +399,41 @@ class TableService(GamePlay, TableLookup):
             stopping.cancel()
 
     # -- restoring ---------------------------------------------------------------------------------------------
-    async def restore(self) -> int:
-        """Load every table that is not closed and pick its game up exactly where it was. Computer moves due are
-        made at the next :meth:`tick`, and deadlines that passed while the service was down are acted on then,
-        earliest first, as if on time."""
+    async def restore(self, shards: tuple[int, tuple[int, ...]] | None = None) -> int:
+        """Load every table that is not closed (with ``shards``, ``(count, ids)``: only those of the guilds on
+        these Discord shards) and pick its game up exactly where it was, in a few queries however many tables.
+        Computer moves due are made at the next :meth:`tick`, and deadlines that passed while the service was down
+        are acted on then, earliest first, as if on time."""
         await GuildCards(self.db).load_all()  # the cards servers imported: games in progress may be played with them
-        for row in await records.load_tables(self.db):
-            table = LiveTable(row, rules_from_dict(row.rules), TableOptions.from_dict(row.options))
-            table.names = await records.seat_names(self.db, row.seats)
-            await self._load_game(table)
+        where, params = records.open_tables(shards)
+        rows = await records.load_tables(self.db, where, params)
+        names = await records.seat_names(self.db, rows)
+        games = await records.unfinished_games(self.db, where, params)
+        for row in rows:
+            table = LiveTable(row, rules_from_dict(row.rules), TableOptions.from_dict(row.options),
+                              timetable=self.timetable)
+            table.names = names[row.table_id]
+            self._load_game(table, games.get(row.table_id))
             self.tables[row.table_id] = table
         return len(self.tables)
 
-    async def _load_game(self, table: LiveTable) -> None:
-        found = await records.unfinished_game(self.db, table.table_id)
-        if found is None:
+    def _load_game(self, table: LiveTable, saved: records.SavedGame | None) -> None:
+        if saved is None:
             table.game = table.game_id = table.deadline = table.auto_at = None
             return
-        game_id, version, state_json, deadline = found
-        state = GameState.from_json(state_json)
-        table.game = Game(state, self._card(state.card_id))
-        table.game_id = game_id
-        table.version = version
-        table.deadline = datetime.fromisoformat(deadline) if deadline else None
+        table.game = resume_game(saved, self._card)
+        table.game_id = saved.game_id
+        table.version = saved.version
+        table.saved_state = saved.state_version
+        table.deadline = datetime.fromisoformat(saved.deadline) if saved.deadline else None
         # Computers owe their answers at once: a window open at the crash is answered, not lost.
         table.auto_at = self.clock.now() if table.computers_awaited() or forced_answer(table) is not None else None
 
     async def _reload(self, table: LiveTable) -> None:
+        self.thinking.forget(table.table_id)
         (row,) = await records.load_tables(self.db, "table_id = ?", (table.table_id,))
         table.row = row
-        await self._load_game(table)
+        self._load_game(table, await records.unfinished_game(self.db, table.table_id))
 
     async def finish_computer_tables(self) -> list[int]:
         """Play out every unfinished game whose seats are all computer players (``charleston tables resume``)."""

@@ -2,9 +2,12 @@
 discord here: the poster (:mod:`cogs.poster`) sends the messages and reports back.
 
 Each league week is posted once: a week is due when it has ended (in the league's time zone, by the service's
-clock) after the league got its channel, and has no record yet. Before a message is sent its record says
-``sending``; a record still ``sending`` when the poster starts was interrupted by a crash, and the poster looks
-for the message in the channel before sending it again. A post that fails is ``failed`` and tried again later,
+clock) after the league got its channel, and has no record yet. :meth:`WeeklyPosts.due` claims each post it
+returns, in one statement (``sending``, under this process's ``owner``, for :data:`CLAIM_LEASE`), so of several
+processes over one database exactly one makes each post. A record still ``sending`` under this owner when the
+poster looks again was interrupted (a crash, or a stop between claiming and recording), and the poster looks for
+the message in the channel before sending it again; one claimed by another owner is left alone until its claim
+runs out (that process died), then treated the same way. A post that fails is ``failed`` and tried again later,
 5 minutes after the first try, then twice as long each time up to 6 hours; the managers are told once. A week
 without games is recorded as ``empty`` and not posted.
 """
@@ -26,6 +29,8 @@ from .weeks import week_name
 MAX_CATCH_UP = 12  # after a long downtime, at most this many missed weeks per league are posted (the latest)
 FIRST_RETRY = timedelta(minutes=5)
 LAST_RETRY = timedelta(hours=6)
+CLAIM_LEASE = timedelta(minutes=10)  # how long another process's claim of a post is respected
+DEFAULT_OWNER = "main"  # the one process of an unsharded bot: a restart finds its own interrupted posts
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +67,10 @@ def _iso(moment: datetime) -> str:
 class WeeklyPosts:
     """Due weekly posts, and their records."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, owner: str = DEFAULT_OWNER) -> None:
         self.db = db
         self.clock = clock
+        self.owner = owner  # the same for a process and its restarts: a cluster's name (its shards)
 
     def finished_weeks(self, league: LeagueRow, after: str | None) -> list[str]:
         """The weeks of the league that have ended by now and after ``league.posts_after``, later than the week
@@ -86,22 +92,29 @@ class WeeklyPosts:
         return found[-MAX_CATCH_UP:]
 
     async def due(self) -> list[PostJob]:
-        """Every post to make now: interrupted ones, failed ones whose retry time has come, and weeks newly
-        ended (a week without games is recorded as empty instead)."""
+        """Every post to make now, each claimed for this owner: interrupted ones, failed ones whose retry time
+        has come, and weeks newly ended (a week without games is recorded as empty instead). A post another
+        process holds is left to it."""
         now = self.clock.now()
         jobs: list[PostJob] = []
         for league in await store.leagues_with_channel(self.db):
             for record in await store.posts_of(self.db, league.league_id, ("sending", "failed")):
                 retry_at = datetime.fromisoformat(record.next_try_at) if record.next_try_at else now
-                if record.status == "sending" or retry_at <= now:
+                if (record.status == "sending" or retry_at <= now) and await self._claim(league, record.week):
                     jobs.append(await self._job(league, record.week, record))
             for label in self.finished_weeks(league, await store.last_week_handled(self.db, league.league_id)):
                 job = await self._job(league, label, None)
-                if job.rows:
+                if not job.rows:
+                    await store.record_empty(self.db, league.league_id, label, _iso(now))
+                elif await self._claim(league, label):
                     jobs.append(job)
-                else:
-                    await store.record_post(self.db, league.league_id, label, "empty", _iso(now))
         return jobs
+
+    async def _claim(self, league: LeagueRow, week: str) -> bool:
+        now = self.clock.now()
+        claimed = await store.claim_post(self.db, league.league_id, week, self.owner, _iso(now),
+                                         _iso(now + CLAIM_LEASE))
+        return claimed is not None
 
     async def _job(self, league: LeagueRow, week: str, record: PostRow | None) -> PostJob:
         start, end = week_bounds(league.weeks, week)
@@ -120,9 +133,12 @@ class WeeklyPosts:
         return min(moments) if moments else None
 
     async def claim(self, job: PostJob) -> PostRow:
-        """About to send: the record says so first (a crash before :meth:`posted` leaves it ``sending``)."""
-        return await store.record_post(self.db, job.league.league_id, job.week, "sending", _iso(self.clock.now()),
-                                       channel_id=job.league.channel_id, attempt=True)
+        """About to send: the record says so first (a crash before :meth:`posted` leaves it ``sending``), and
+        the claim :meth:`due` made is renewed for the send."""
+        now = self.clock.now()
+        return await store.record_post(self.db, job.league.league_id, job.week, "sending", _iso(now),
+                                       channel_id=job.league.channel_id, attempt=True,
+                                       claimed_until=_iso(now + CLAIM_LEASE))
 
     async def posted(self, job: PostJob, channel_id: int, message_id: int) -> PostRow:
         """The message is in the channel."""

@@ -1,59 +1,101 @@
-"""The SQLite database: opening it (WAL, foreign keys), migrating it, and explicit transactions.
+"""The database, whichever it is: the interface every store module writes to, and the one place a target is judged.
 
-Opening is the one place where a database file is judged: a path that is a folder, a file that is not SQLite,
-another program's database, one from a newer Charleston, a locked, read-only or damaged file each become a
-:class:`DatabaseProblem` naming the file and what to do, and the connection is closed before it is raised (its
-thread would otherwise keep the process alive). Nothing in a file is changed before it is known to be ours.
+A target is a PostgreSQL URL (``postgresql://`` or ``postgres://``, a Unix-socket host included) or else the path
+of an SQLite file. The two backends (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`) subclass
+:class:`Database`; importing :mod:`bot.store` makes both available to :meth:`Database.open`.
+
+Store modules write SQL once for both: ``?`` placeholders, ``ON CONFLICT`` instead of ``INSERT OR IGNORE``,
+``RETURNING`` instead of ``lastrowid``, ``CASE`` instead of boolean sums. A connection's calls are
+:class:`Connection`'s; rows are read by index or column name (:class:`Row`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import sqlite3
-import stat
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+import re
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import aiosqlite
-
-from .migrations import MIGRATIONS
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_PATH = "charleston.db"
-APPLICATION_ID = 0x43484D4A  # "CHMJ" in the file header: marks a Charleston database (SQLite's application_id)
-# Tables of the first migration: a database from before APPLICATION_ID was written is recognised by them.
-OWN_TABLES = frozenset({"leagues", "players", "tables", "table_seats", "games", "actions", "ledger_transactions",
-                        "ledger_postings"})
-BUSY_TIMEOUT_MS = 5000
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
 class DatabaseProblem(Exception):
-    """A database file that cannot be used; the message names the file, says what is wrong and what to do."""
+    """A database that cannot be used; the message names it, says what is wrong and what to do."""
 
 
-def explain(path: str | Path, exc: sqlite3.Error) -> DatabaseProblem | None:
-    """The user's side of an SQLite error about the file at ``path``, or None if the error is a bug of ours."""
-    kind = getattr(exc, "sqlite_errorname", "") or ""
-    if kind == "SQLITE_NOTADB":
-        return DatabaseProblem(f"{path} is not an SQLite database (or it is encrypted); give the path of the bot's "
-                               "database, or a new file name to start one")
-    if kind.startswith("SQLITE_CORRUPT"):
-        return DatabaseProblem(f"{path} is damaged ({exc}); restore it from a backup made with 'charleston backup'")
-    if kind.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return DatabaseProblem(f"{path} is locked by another program writing to it; try again when it has finished")
-    if kind.startswith("SQLITE_READONLY"):
-        return DatabaseProblem(f"{path} is read-only for Charleston: this command writes to it, which needs write "
-                               "permission on the file and on its folder")
-    if kind.startswith(("SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
-        return DatabaseProblem(f"cannot open {path}: check that it and its folder exist and may be read and written")
-    if kind == "SQLITE_FULL":
-        return DatabaseProblem(f"cannot write {path}: the disk is full")
-    if kind.startswith("SQLITE_IOERR"):
-        return DatabaseProblem(f"cannot read or write {path}: input/output error ({exc})")
-    return None
+class IntegrityError(Exception):
+    """The database refused a write that breaks one of its rules (a unique key, the ledger's balance, a stale
+    snapshot version): the same exception on both backends, with the rule's message."""
+
+
+class Row(Protocol):
+    """A result row: by position or by column name, iterable over its values; ``dict(row)`` gives a dict."""
+
+    def __getitem__(self, key: int | str, /) -> Any:
+        """The value at a position or of a column."""
+
+    def __iter__(self) -> Iterator[Any]:
+        """The values, in column order."""
+
+    def __len__(self) -> int:
+        """The number of columns."""
+
+    def keys(self) -> Iterable[str]:
+        """The column names."""
+
+
+class Connection(Protocol):
+    """One connection (inside a transaction, or for one statement): SQL with ``?`` placeholders."""
+
+    async def execute(self, query: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+
+    async def executemany(self, query: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per parameter row."""
+
+    async def fetchall(self, query: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a query."""
+
+    async def fetchone(self, query: str, params: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query, or None."""
+
+    async def fetchval(self, query: str, params: Sequence[Any] = ()) -> Any:
+        """The first column of the first row (None if there is no row): ``INSERT ... RETURNING id``."""
+
+
+def is_postgres_url(target: str | Path) -> bool:
+    """Whether ``target`` names a PostgreSQL database (else it is an SQLite file's path)."""
+    found = _SCHEME.match(str(target))
+    return found is not None and found.group(1).lower() in POSTGRES_SCHEMES
+
+
+def target_problem(target: str) -> str | None:
+    """Why ``target`` cannot name a database (a URL of a scheme we do not know), or None if it may."""
+    found = _SCHEME.match(target)
+    if found is None or found.group(1).lower() in POSTGRES_SCHEMES:
+        return None
+    return (f"{found.group(1)}:// is not a database Charleston can use: give a postgresql:// URL, or the path of "
+            "an SQLite file")
+
+
+def shown(target: str | Path) -> str:
+    """The target as it may be printed: a URL without its password."""
+    text = str(target)
+    if not is_postgres_url(text):
+        return text
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    netloc = parts.netloc.rsplit("@", 1)
+    user = netloc[0].split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
 
 
 def default_db_path() -> str:
@@ -66,205 +108,117 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-class Database:
-    """One aiosqlite connection in autocommit mode; writes go through :meth:`transaction`."""
+class Database(ABC):
+    """A Charleston database: reads of committed data, writes in transactions, the schema's version.
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self.conn = conn
-        self.path = path
-        # One connection serves every coroutine, so transactions must not interleave on it, and a read must not
-        # run inside another coroutine's open transaction (it would see uncommitted rows).
-        self._lock = asyncio.Lock()
+    ``durable=False`` on a write (the action log) lets the backend return before the commit is on disk: such a
+    write survives the bot's crash, and may be lost only if the database server or the machine crashes within a
+    fraction of a second (see :mod:`bot.store.postgres`). Every other write is as durable as the backend's
+    default; a game's settlement always is.
+    """
+
+    kind: str  # "sqlite" or "postgresql"
+    path: str  # what was opened, as it may be printed (no password)
 
     @classmethod
-    async def open(cls, path: str | Path | None = None, *, readonly: bool = False, create: bool = True,
+    async def open(cls, target: str | Path | None = None, *, readonly: bool = False, create: bool = True,
                    any_schema: bool = False) -> Database:
-        """Open the database at ``path`` (default :func:`default_db_path`), check that it is Charleston's, and
-        bring its schema up to date. ``readonly`` never writes to the file, so it refuses one whose schema is out
-        of date unless ``any_schema`` (for copying it as it is); ``create=False`` refuses a path where there is
-        no file yet. Raises :class:`DatabaseProblem`, with the connection closed."""
-        path = str(path or default_db_path())
-        memory = path == ":memory:"
-        if not memory:
-            _check_path(Path(path), readonly=readonly, create=create)
-        try:
-            conn = await aiosqlite.connect(_target(path, readonly), isolation_level=None, uri=not memory)
-        except sqlite3.Error as exc:
-            raise explain(path, exc) or exc from None
-        try:
-            conn.row_factory = aiosqlite.Row
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            app_id = await _identify(conn, path, current=readonly and not any_schema)
-            if readonly:
-                await conn.execute("PRAGMA query_only = ON")
-            else:
-                await conn.execute("PRAGMA journal_mode = WAL")
-                await conn.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; WAL keeps it consistent
-            await conn.execute("PRAGMA foreign_keys = ON")
-            db = cls(conn, path)
-            if not readonly:
-                await _migrate(db, path)
-                if app_id != APPLICATION_ID:
-                    await conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            return db
-        except BaseException as exc:
-            await conn.close()
-            if isinstance(exc, sqlite3.Error) and (problem := explain(path, exc)) is not None:
-                raise problem from None
-            raise
+        """Open the database ``target`` names (default :func:`default_db_path`), check that it is Charleston's,
+        and bring its schema up to date. ``readonly`` never writes, so it refuses a database whose schema is out
+        of date unless ``any_schema`` (for copying it as it is); ``create=False`` refuses one that does not
+        exist yet. Raises :class:`DatabaseProblem`, with every connection closed."""
+        text = str(target or default_db_path())
+        if (problem := target_problem(text)) is not None:
+            raise DatabaseProblem(problem)
+        for backend in Database.__subclasses__():
+            if backend.accepts(text):
+                return await backend.connect(text, readonly=readonly, create=create, any_schema=any_schema)
+        raise DatabaseProblem(f"no database backend can open {shown(text)}")  # bot.store was not imported
 
+    @classmethod
+    @abstractmethod
+    def accepts(cls, target: str) -> bool:
+        """Whether this backend opens ``target``."""
+
+    @classmethod
+    @abstractmethod
+    async def connect(cls, target: str, *, readonly: bool, create: bool, any_schema: bool) -> Database:
+        """This backend's :meth:`open`."""
+
+    @abstractmethod
     async def close(self) -> None:
-        """Close the connection (and stop its thread)."""
-        await self.conn.close()
+        """Close every connection."""
 
-    async def backup_to(self, target: str | Path) -> None:
-        """A consistent copy of the whole database in the new file ``target``, even while others write (SQLite's
-        online backup). Raises :class:`DatabaseProblem` if ``target`` exists or cannot be written; a partial copy
-        is removed."""
-        target = Path(target)
-        if target.exists() or target.is_symlink():
-            raise DatabaseProblem(f"{target} already exists; choose a new file name")
-        if not target.parent.is_dir():
-            raise DatabaseProblem(f"cannot write {target}: the folder {target.parent} does not exist")
-        try:
-            copy = await aiosqlite.connect(str(target), isolation_level=None)
-            try:
-                await self.conn.backup(copy)
-            finally:
-                await copy.close()
-        except sqlite3.Error as exc:
-            target.unlink(missing_ok=True)
-            raise explain(target, exc) or exc from None
-
+    @abstractmethod
     async def schema_version(self) -> int:
-        """The schema version of the file (SQLite's user_version)."""
-        async with self.conn.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        """The number of the last migration applied."""
 
-    async def migrate(self) -> int:
-        """Apply every migration not yet applied; returns the schema version."""
-        version = await self.schema_version()
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            # executescript commits first; the script and the version bump then run as one transaction.
-            await self.conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
-        return await self.schema_version()
+    @abstractmethod
+    def latest_schema(self) -> int:
+        """The number of this backend's last migration."""
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection for reading committed data: never inside another coroutine's open transaction."""
-        async with self._lock:
-            yield self.conn
-
-    async def fetchall(self, query: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+    @abstractmethod
+    async def fetchall(self, query: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a query, from committed data."""
-        async with self.read() as conn, conn.execute(query, params) as cursor:
-            return list(await cursor.fetchall())
 
-    async def fetchone(self, query: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+    @abstractmethod
+    async def fetchone(self, query: str, params: Sequence[Any] = ()) -> Row | None:
         """The first row of a query (or None), from committed data."""
-        async with self.read() as conn, conn.execute(query, params) as cursor:
-            row: aiosqlite.Row | None = await cursor.fetchone()
-            return row
 
-    @asynccontextmanager
-    async def single_statement(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection for one self-contained write statement (autocommit makes it its own transaction),
-        kept from running inside another coroutine's open transaction."""
-        async with self._lock:
-            yield self.conn
+    async def fetchval(self, query: str, params: Sequence[Any] = ()) -> Any:
+        """The first column of the first row of a query (or None), from committed data."""
+        row = await self.fetchone(query, params)
+        return None if row is None else row[0]
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if the block raises."""
-        async with self._lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.conn
-            except BaseException:
-                await self.conn.execute("ROLLBACK")
-                raise
-            await self.conn.execute("COMMIT")
+    @abstractmethod
+    def transaction(self, *, durable: bool = True) -> AbstractAsyncContextManager[Connection]:
+        """A connection in one transaction, committed at the end of the block and rolled back if it raises."""
 
+    @abstractmethod
+    def single_statement(self, *, durable: bool = True) -> AbstractAsyncContextManager[Connection]:
+        """A connection for one self-contained write statement (its own transaction)."""
 
-async def _migrate(db: Database, path: str) -> None:
-    version = await db.schema_version()
-    try:
-        await db.migrate()
-    except sqlite3.Error as exc:
-        if explain(path, exc) is not None:
-            raise
-        # Every migration is tested from every earlier version, so one that fails here met a file whose schema
-        # is not what its version number says: edited by hand, or damaged.
-        raise DatabaseProblem(f"{path} says it is at schema {version}, but its tables do not match ({exc}); it may "
-                              "be damaged: restore it from a backup made with 'charleston backup'") from None
+    @abstractmethod
+    def consistent_read(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection whose reads all see one moment of the database (for copies and backups)."""
 
+    @abstractmethod
+    async def table_columns(self) -> dict[str, list[str]]:
+        """Every table of the schema and its columns, in order."""
 
-def _check_path(path: Path, *, readonly: bool, create: bool) -> None:
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        if readonly or not create:
-            raise DatabaseProblem(f"no database at {path}") from None
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise DatabaseProblem(f"cannot create the folder {path.parent}: {exc.strerror or exc}") from None
-        return
-    except OSError as exc:
-        raise DatabaseProblem(f"cannot open {path}: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(mode):
-        raise DatabaseProblem(f"{path} is a folder; give the path of a database file, e.g. {path / DEFAULT_PATH}")
-    if not stat.S_ISREG(mode):
-        raise DatabaseProblem(f"{path} is not a regular file; give the path of a database file")
-    if not readonly and not os.access(path, os.W_OK):
-        raise DatabaseProblem(f"{path} is read-only: this command writes to the database, so it needs write "
-                              "permission on the file")
+    @classmethod
+    def explain_error(cls, target: str, exc: BaseException) -> DatabaseProblem | None:
+        """The user's side of an error met while using ``target`` (damaged, locked, unreachable...), or None if
+        the error is a bug of ours."""
+        return None
+
+    @staticmethod
+    def explain(target: str | Path, exc: BaseException) -> DatabaseProblem | None:
+        """:meth:`explain_error` of the backend that opens ``target``."""
+        text = str(target)
+        for backend in Database.__subclasses__():
+            if backend.accepts(text):
+                return backend.explain_error(text, exc)
+        return None
 
 
-def _target(path: str, readonly: bool) -> str:
-    """What to hand ``sqlite3.connect``: a URI, so that a read never creates the file."""
-    if path == ":memory:":
-        return path
-    uri = Path(path).resolve().as_uri()
-    if not readonly:
-        return uri + "?mode=rwc"
-    # Read-only work goes through a read-write handle with query_only when the file may be written: as the last
-    # connection to close, it then removes the -wal and -shm files SQLite makes beside a WAL database, where a
-    # mode=ro handle would leave them behind.
-    folder = Path(path).resolve().parent
-    if os.access(path, os.W_OK) and os.access(folder, os.W_OK):
-        return uri + "?mode=rw"
-    if not Path(path + "-wal").exists():
-        # SQLite cannot make the -shm file a WAL database needs in a folder it may not write; with no -wal file
-        # no one is writing, so the file alone is the whole database and may be read as unchanging.
-        return uri + "?mode=ro&immutable=1"
-    return uri + "?mode=ro"
-
-
-async def _identify(conn: aiosqlite.Connection, path: str, *, current: bool) -> int:
-    """The file's application id, once it is known to be a Charleston database (or an empty
-    one that may become one; with ``current``, one already at the latest schema). Only reads, so another
-    program's database is refused untouched."""
-    async with conn.execute("PRAGMA application_id") as cursor:
-        app_id = int((await cursor.fetchone() or (0,))[0])
-    async with conn.execute("PRAGMA user_version") as cursor:
-        version = int((await cursor.fetchone() or (0,))[0])
-    async with conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") as cursor:
-        names = {str(row[0]) for row in await cursor.fetchall()}
-    foreign = app_id not in (0, APPLICATION_ID) or (version == 0 and bool(names)) or (
-        version > 0 and app_id == 0 and not names >= OWN_TABLES)
-    if foreign:
-        shown = ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
-        held = f" (it holds {shown})" if names else ""
-        raise DatabaseProblem(f"{path} is another program's database, not Charleston's{held}; nothing in it was "
-                              "changed. Give the path of the bot's database, or a new file name to start one")
-    if version > len(MIGRATIONS):
-        raise DatabaseProblem(f"{path} was written by a newer version of Charleston (schema {version}; this one "
-                              f"knows up to {len(MIGRATIONS)}); update Charleston to use it")
-    if current and version == 0:
-        raise DatabaseProblem(f"{path} holds no Charleston data yet: it is empty")
-    if current and version < len(MIGRATIONS):
-        raise DatabaseProblem(f"{path} uses an older schema ({version}; this Charleston uses {len(MIGRATIONS)}); "
-                              f"upgrade it first with 'charleston migrate --db {path}' (or start the bot once)")
-    return app_id
+async def each_row(conn: Connection, table: str, columns: Sequence[str], key: Sequence[str],
+                   batch: int = 5000) -> AsyncIterator[list[Row]]:
+    """Every row of ``table`` in batches, in order of ``key`` (its primary key), without holding it all at once."""
+    names = ", ".join(columns)
+    order = ", ".join(key)
+    last: Sequence[Any] | None = None
+    while True:
+        if last is None:
+            rows = await conn.fetchall(f"SELECT {names} FROM {table} ORDER BY {order} LIMIT ?", (batch,))
+        else:
+            marks = ", ".join("?" for _ in key)
+            rows = await conn.fetchall(f"SELECT {names} FROM {table} WHERE ({order}) > ({marks}) ORDER BY {order} "
+                                       "LIMIT ?", (*last, batch))
+        if not rows:
+            return
+        yield rows
+        if len(rows) < batch:
+            return
+        final = rows[-1]
+        last = [final[columns.index(k)] for k in key]

@@ -40,15 +40,11 @@ async def set_default_card(db: Database, guild_id: int, card: str, now: str) -> 
 
 async def insert_card(db: Database, card: GuildCard) -> bool:
     """Store an imported card; False (nothing written) if the guild already has a card of that name."""
-    async with db.transaction() as conn:
-        async with conn.execute("SELECT 1 FROM guild_cards WHERE guild_id = ? AND name = ?",
-                                (card.guild_id, card.name)) as cursor:
-            if await cursor.fetchone():
-                return False
-        await conn.execute(f"INSERT INTO guild_cards ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (card.guild_id, card.name, card.title, card.ruleset, card.source, card.imported_by,
-                            card.imported_at))
-    return True
+    async with db.single_statement() as conn:
+        return await conn.execute(
+            f"INSERT INTO guild_cards ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (card.guild_id, card.name, card.title, card.ruleset, card.source, card.imported_by,
+             card.imported_at)) > 0
 
 
 async def cards_of(db: Database, guild_id: int) -> list[GuildCard]:

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
-from .db import Database
+from .db import Database, IntegrityError, Row
 from .standings import League, name_key
 
 _LEAGUE_COLUMNS = ("league_id, guild_id, name, timezone, week_start, standings_channel_id, auto_join, created_by, "
@@ -62,7 +60,7 @@ class PostRow:
     reported: bool
 
 
-def _league(row: aiosqlite.Row) -> LeagueRow:
+def _league(row: Row) -> LeagueRow:
     return LeagueRow(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7], row[8], row[9])
 
 
@@ -71,18 +69,15 @@ def _league(row: aiosqlite.Row) -> LeagueRow:
 
 async def insert_league(db: Database, guild_id: int, name: str, timezone: str, week_start: int,
                         created_by: int | None, now: str) -> LeagueRow | None:
-    """A new league; None if the guild already has one of that name."""
-    async with db.transaction() as conn:
-        async with conn.execute("SELECT 1 FROM leagues WHERE guild_id = ? AND name_key = ?",
-                                (guild_id, name_key(name))) as cursor:
-            if await cursor.fetchone():
-                return None
-        cursor = await conn.execute(
+    """A new league; None if the guild already has one of that name (the unique key decides, so two at once
+    make one)."""
+    async with db.single_statement() as conn:
+        league_id = await conn.fetchval(
             "INSERT INTO leagues (guild_id, name, name_key, timezone, week_start, created_by, created_at, posts_after)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (guild_id, name, name_key(name), timezone, week_start, created_by, now,
-                                                 now))
-        league_id = cursor.lastrowid
-    assert league_id is not None
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, name_key) DO NOTHING RETURNING league_id",
+            (guild_id, name, name_key(name), timezone, week_start, created_by, now, now))
+    if league_id is None:
+        return None
     return await league_by_id(db, guild_id, league_id)
 
 
@@ -125,21 +120,21 @@ async def leagues_with_channel(db: Database) -> list[LeagueRow]:
 
 
 async def set_channel(db: Database, league: LeagueRow, channel_id: int, now: str) -> bool:
-    """Make ``channel_id`` the league's channel; False if another league of the guild has it. A league given its
+    """Make ``channel_id`` the league's channel; False if another league of the guild has it (the unique index on
+    a guild's channels decides, so of two leagues given one channel at once, one gets it). A league given its
     first channel posts the weeks that end from now on (not those that ended before anyone could see them)."""
-    async with db.transaction() as conn:
-        async with conn.execute("SELECT 1 FROM leagues WHERE guild_id = ? AND standings_channel_id = ? "
-                                "AND league_id != ?", (league.guild_id, channel_id, league.league_id)) as cursor:
-            if await cursor.fetchone():
-                return False
-        await conn.execute("UPDATE leagues SET standings_channel_id = ? WHERE league_id = ?",
-                           (channel_id, league.league_id))
-        if league.channel_id is None:
-            await conn.execute("UPDATE leagues SET posts_after = MAX(posts_after, ?) WHERE league_id = ?",
+    try:
+        async with db.transaction() as conn:
+            await conn.execute("UPDATE leagues SET standings_channel_id = ? WHERE league_id = ?",
+                               (channel_id, league.league_id))
+            if league.channel_id is None:
+                await conn.execute("UPDATE leagues SET posts_after = CASE WHEN posts_after > ? THEN posts_after "
+                                   "ELSE ? END WHERE league_id = ?", (now, now, league.league_id))
+            # Posts that failed are tried again at once, in the new channel.
+            await conn.execute("UPDATE league_posts SET next_try_at = ? WHERE league_id = ? AND status = 'failed'",
                                (now, league.league_id))
-        # Posts that failed are tried again at once, in the new channel.
-        await conn.execute("UPDATE league_posts SET next_try_at = ? WHERE league_id = ? AND status = 'failed'",
-                           (now, league.league_id))
+    except IntegrityError:
+        return False  # one_league_per_channel: another league of the guild has it
     return True
 
 
@@ -172,17 +167,15 @@ async def table_league(db: Database, table_id: int) -> LeagueRow | None:
 async def add_member(db: Database, league_id: int, player_id: int, how: str, now: str) -> bool:
     """Make a player a member; False if they already were."""
     async with db.single_statement() as conn:
-        cursor = await conn.execute("INSERT OR IGNORE INTO league_members (league_id, player_id, joined_at, how) "
-                                    "VALUES (?, ?, ?, ?)", (league_id, player_id, now, how))
-        return cursor.rowcount > 0
+        return await conn.execute("INSERT INTO league_members (league_id, player_id, joined_at, how) "
+                                  "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", (league_id, player_id, now, how)) > 0
 
 
 async def remove_member(db: Database, league_id: int, player_id: int) -> bool:
     """Take a player off the league's members; False if they were not one."""
     async with db.single_statement() as conn:
-        cursor = await conn.execute("DELETE FROM league_members WHERE league_id = ? AND player_id = ?",
-                                    (league_id, player_id))
-        return cursor.rowcount > 0
+        return await conn.execute("DELETE FROM league_members WHERE league_id = ? AND player_id = ?",
+                                  (league_id, player_id)) > 0
 
 
 async def member_ids(db: Database, league_id: int) -> list[int]:
@@ -195,7 +188,7 @@ async def member_ids(db: Database, league_id: int) -> list[int]:
 # -- seasons ------------------------------------------------------------------------------------------------
 
 
-def _season(row: aiosqlite.Row) -> SeasonRow:
+def _season(row: Row) -> SeasonRow:
     return SeasonRow(row[0], row[1], row[2], row[3], row[4])
 
 
@@ -220,14 +213,16 @@ async def seasons_of(db: Database, league_id: int) -> list[SeasonRow]:
     return [_season(row) for row in rows]
 
 
-async def insert_season(db: Database, league_id: int, name: str, now: str) -> SeasonRow:
-    """Start a season (the caller has checked that none is running and the name is free)."""
+async def insert_season(db: Database, league_id: int, name: str, now: str) -> SeasonRow | None:
+    """Start a season; None if one is running or the league had one of that name (unique indexes decide, so of
+    two seasons started at once, one starts)."""
     async with db.single_statement() as conn:
-        await conn.execute("INSERT INTO seasons (league_id, name, name_key, started_at) VALUES (?, ?, ?, ?)",
-                           (league_id, name, name_key(name), now))
-    found = await season_by_name(db, league_id, name)
-    assert found is not None
-    return found
+        season_id = await conn.fetchval("INSERT INTO seasons (league_id, name, name_key, started_at) "
+                                        "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING season_id",
+                                        (league_id, name, name_key(name), now))
+    if season_id is None:
+        return None
+    return await season_by_name(db, league_id, name)
 
 
 async def end_season(db: Database, season_id: int, now: str) -> None:
@@ -239,7 +234,7 @@ async def end_season(db: Database, season_id: int, now: str) -> None:
 # -- weekly posts -------------------------------------------------------------------------------------------
 
 
-def _post(row: aiosqlite.Row) -> PostRow:
+def _post(row: Row) -> PostRow:
     return PostRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], bool(row[8]))
 
 
@@ -265,21 +260,47 @@ async def last_week_handled(db: Database, league_id: int) -> str | None:
 async def record_post(db: Database, league_id: int, week: str, status: str, now: str, *,
                       channel_id: int | None = None, message_id: int | None = None, attempt: bool = False,
                       error: str | None = None, next_try_at: str | None = None,
-                      reported: bool | None = None) -> PostRow:
-    """Write what became of a week's post (``attempt`` counts one more try); returns the record."""
+                      reported: bool | None = None, claimed_until: str | None = None) -> PostRow:
+    """Write what became of a week's post (``attempt`` counts one more try; ``claimed_until`` extends the
+    claim); returns the record."""
     async with db.transaction() as conn:
-        await conn.execute("INSERT OR IGNORE INTO league_posts (league_id, week, status, updated_at) "
-                           "VALUES (?, ?, ?, ?)", (league_id, week, status, now))
-        await conn.execute(
+        await conn.execute("INSERT INTO league_posts (league_id, week, status, updated_at) "
+                           "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", (league_id, week, status, now))
+        row = await conn.fetchone(
             "UPDATE league_posts SET status = ?, channel_id = COALESCE(?, channel_id), "
             "message_id = COALESCE(?, message_id), attempts = attempts + ?, last_error = ?, next_try_at = ?, "
-            "reported = COALESCE(?, reported), updated_at = ? WHERE league_id = ? AND week = ?",
+            "reported = COALESCE(?, reported), claimed_until = COALESCE(?, claimed_until), updated_at = ? "
+            f"WHERE league_id = ? AND week = ? RETURNING {_POST_COLUMNS}",
             (status, channel_id, message_id, int(attempt), error, next_try_at,
-             None if reported is None else int(reported), now, league_id, week))
-    row = await db.fetchone(f"SELECT {_POST_COLUMNS} FROM league_posts WHERE league_id = ? AND week = ?",
-                            (league_id, week))
+             None if reported is None else int(reported), claimed_until, now, league_id, week))
     assert row is not None
     return _post(row)
+
+
+async def claim_post(db: Database, league_id: int, week: str, owner: str, now: str, until: str) -> PostRow | None:
+    """Claim a week's post for ``owner`` until ``until``, in one statement: it becomes ``sending`` if it has no
+    record yet, failed and its retry time has come, or is ``sending`` under this owner (a pass of it that was
+    interrupted) or under a claim that ran out. None if another owner holds it or it is done: of several
+    processes claiming one week at once, exactly one gets it."""
+    async with db.single_statement() as conn:
+        row = await conn.fetchone(
+            "INSERT INTO league_posts (league_id, week, status, updated_at, claimed_by, claimed_until) "
+            "VALUES (?, ?, 'sending', ?, ?, ?) ON CONFLICT (league_id, week) DO UPDATE SET status = 'sending', "
+            "claimed_by = excluded.claimed_by, claimed_until = excluded.claimed_until, "
+            "updated_at = excluded.updated_at "
+            "WHERE (league_posts.status = 'failed' AND COALESCE(league_posts.next_try_at, '') <= excluded.updated_at) "
+            "OR (league_posts.status = 'sending' AND (league_posts.claimed_by IS NULL "
+            "OR league_posts.claimed_by = excluded.claimed_by "
+            "OR COALESCE(league_posts.claimed_until, '') <= excluded.updated_at)) "
+            f"RETURNING {_POST_COLUMNS}", (league_id, week, now, owner, until))
+    return _post(row) if row is not None else None
+
+
+async def record_empty(db: Database, league_id: int, week: str, now: str) -> None:
+    """A week without games: recorded ``empty`` unless the week already has a record."""
+    async with db.single_statement() as conn:
+        await conn.execute("INSERT INTO league_posts (league_id, week, status, updated_at) VALUES (?, ?, 'empty', ?) "
+                           "ON CONFLICT DO NOTHING", (league_id, week, now))
 
 
 # -- managers -----------------------------------------------------------------------------------------------

@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import aiosqlite
-
-from .db import Database, now_iso
+from .db import Connection, Database, now_iso
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,18 +30,17 @@ def account(player: int | None, game_id: int | None, seat: int) -> str:
     return f"player:{player}" if player is not None else f"computer:{game_id}:{seat}"
 
 
-async def settle(conn: aiosqlite.Connection, game_id: int, guild_id: int, transfers: Sequence[Transfer],
+async def settle(conn: Connection, game_id: int, guild_id: int, transfers: Sequence[Transfer],
                  memo: str = "") -> bool:
     """Write a game's settlement inside the caller's transaction. Returns False (and writes nothing) if the game
-    is already settled."""
-    async with conn.execute("SELECT 1 FROM ledger_transactions WHERE game_id = ? AND kind = 'settlement'",
-                            (game_id,)) as cursor:
-        if await cursor.fetchone():
-            return False
-    cursor = await conn.execute(
-        "INSERT INTO ledger_transactions (game_id, guild_id, kind, memo, created_at) VALUES (?, ?, 'settlement', ?, ?)",
+    is already settled: the unique index on settlements decides, so two writers at once settle it once (the
+    second waits for the first to commit, then writes nothing)."""
+    txn = await conn.fetchval(
+        "INSERT INTO ledger_transactions (game_id, guild_id, kind, memo, created_at) VALUES (?, ?, 'settlement', ?, ?) "
+        "ON CONFLICT (game_id) WHERE kind = 'settlement' DO NOTHING RETURNING txn_id",
         (game_id, guild_id, memo, now_iso()))
-    txn = cursor.lastrowid
+    if txn is None:
+        return False
     await _post(conn, txn, game_id, transfers)
     await conn.execute("UPDATE ledger_transactions SET closed = 1 WHERE txn_id = ?", (txn,))
     return True
@@ -52,22 +49,19 @@ async def settle(conn: aiosqlite.Connection, game_id: int, guild_id: int, transf
 async def correct(db: Database, game_id: int, guild_id: int, transfers: Sequence[Transfer], memo: str) -> int:
     """A correction to a settled game: a new balanced transaction. Returns its id."""
     async with db.transaction() as conn:
-        async with conn.execute("SELECT txn_id FROM ledger_transactions WHERE game_id = ? AND kind = 'settlement'",
-                                (game_id,)) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
+        settlement = await conn.fetchval(
+            "SELECT txn_id FROM ledger_transactions WHERE game_id = ? AND kind = 'settlement'", (game_id,))
+        if settlement is None:
             raise ValueError(f"Game {game_id} has no settlement to correct.")
-        cursor = await conn.execute(
+        txn = int(await conn.fetchval(
             "INSERT INTO ledger_transactions (game_id, guild_id, kind, memo, corrects, created_at) "
-            "VALUES (?, ?, 'correction', ?, ?, ?)", (game_id, guild_id, memo, row[0], now_iso()))
-        txn = cursor.lastrowid
-        assert txn is not None
+            "VALUES (?, ?, 'correction', ?, ?, ?) RETURNING txn_id", (game_id, guild_id, memo, settlement, now_iso())))
         await _post(conn, txn, game_id, transfers)
         await conn.execute("UPDATE ledger_transactions SET closed = 1 WHERE txn_id = ?", (txn,))
         return txn
 
 
-async def _post(conn: aiosqlite.Connection, txn: int | None, game_id: int, transfers: Sequence[Transfer]) -> None:
+async def _post(conn: Connection, txn: int, game_id: int, transfers: Sequence[Transfer]) -> None:
     rows = []
     for t in transfers:
         if t.amount <= 0:
@@ -152,11 +146,25 @@ async def player_statement(db: Database, guild_id: int, player_id: int, *, leagu
                             [*params, player_id])
     total, count = (int(row[0]), int(row[1])) if row else (0, 0)
     rows = await db.fetchall(
-        f"SELECT t.txn_id, t.game_id, g.table_id, t.kind, t.created_at, SUM(p.amount) AS amount, "
-        f"GROUP_CONCAT(p.reason, '; ') AS reason FROM ledger_postings p JOIN ledger_transactions t USING (txn_id) "
+        f"SELECT t.txn_id, t.game_id, g.table_id, t.kind, t.created_at, SUM(p.amount) AS amount "
+        f"FROM ledger_postings p JOIN ledger_transactions t USING (txn_id) "
         f"LEFT JOIN games g ON g.game_id = t.game_id WHERE {where} AND p.player_id = ? "
-        f"GROUP BY t.txn_id ORDER BY t.txn_id DESC LIMIT ?", [*params, player_id, limit])
-    return total, count, [dict(r) for r in rows]
+        f"GROUP BY t.txn_id, t.game_id, g.table_id, t.kind, t.created_at ORDER BY t.txn_id DESC LIMIT ?",
+        [*params, player_id, limit])
+    latest = [dict(r) for r in rows]
+    # Each transaction's reasons, joined in the order posted (a string aggregate is spelled differently by each
+    # backend, so they are joined here).
+    reasons: dict[int, list[str]] = {}
+    if latest:
+        marks = ", ".join("?" for _ in latest)
+        for txn_id, reason in await db.fetchall(
+                f"SELECT txn_id, reason FROM ledger_postings WHERE player_id = ? AND txn_id IN ({marks}) "
+                "ORDER BY posting_id", [player_id, *(r["txn_id"] for r in latest)]):
+            reasons.setdefault(txn_id, []).append(reason)
+    for r in latest:
+        r["amount"] = int(r["amount"])
+        r["reason"] = "; ".join(reasons.get(r["txn_id"], []))
+    return total, count, latest
 
 
 LEDGER_CSV_COLUMNS = ("txn_id", "created_at", "kind", "game_id", "table_id", "league", "account", "player_id",

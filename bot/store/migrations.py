@@ -280,4 +280,29 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, user_id)
     );
     """,
+    # 5: the same schema as PostgreSQL's (bot/store/pg_schema.py). A game's full state is written every few
+    # actions, not with each (state_version: the number of actions the stored state has applied; the actions
+    # after it are replayed on restore), so an applied action with a NULL state moves only the version and the
+    # deadline. A weekly post is claimed by one process at a time (claimed_by, until claimed_until). Postings
+    # are found by their transaction (the balance check at closing sums them).
+    """
+    ALTER TABLE snapshots ADD COLUMN state_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE snapshots SET state_version = version;
+    DROP TRIGGER apply_action;
+    CREATE TRIGGER apply_action INSTEAD OF INSERT ON applied_actions
+    BEGIN
+        SELECT RAISE(ABORT, 'stale snapshot version')
+         WHERE (SELECT version FROM snapshots WHERE game_id = NEW.game_id) IS NOT NEW.seq;
+        INSERT INTO actions (game_id, seq, action, applied_at)
+             VALUES (NEW.game_id, NEW.seq, NEW.action, NEW.applied_at);
+        UPDATE snapshots SET version = NEW.seq + 1, deadline = NEW.deadline, updated_at = NEW.applied_at,
+                             state = COALESCE(NEW.state, state),
+                             state_version = CASE WHEN NEW.state IS NULL THEN state_version ELSE NEW.seq + 1 END
+         WHERE game_id = NEW.game_id;
+    END;
+    ALTER TABLE league_posts ADD COLUMN claimed_by TEXT;
+    ALTER TABLE league_posts ADD COLUMN claimed_until TEXT;
+    CREATE INDEX postings_by_txn ON ledger_postings (txn_id);
+    CREATE INDEX transactions_by_game ON ledger_transactions (game_id);
+    """,
 ]

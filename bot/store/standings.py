@@ -117,16 +117,13 @@ async def set_league(db: Database, guild_id: int, *, name: str | None = None, ti
     if week_start is not None and not 0 <= week_start <= 6:
         raise ValueError("The week starts on a day from 0 (Monday) to 6 (Sunday).")
     async with db.transaction() as conn:
-        async with conn.execute("SELECT league_id FROM leagues WHERE guild_id = ? ORDER BY league_id LIMIT 1",
-                                (guild_id,)) as cursor:
-            found = await cursor.fetchone()
-        if found is None:
-            cursor = await conn.execute(
-                "INSERT INTO leagues (guild_id, name, name_key, created_at, posts_after) VALUES (?, ?, ?, ?, ?)",
-                (guild_id, "League", "league", now_iso(), now_iso()))
-            league_id = cursor.lastrowid
-        else:
-            league_id = found[0]
+        # The guild's first league, made if it has none (the unique name decides between two writers at once).
+        if await conn.fetchval("SELECT league_id FROM leagues WHERE guild_id = ? LIMIT 1", (guild_id,)) is None:
+            await conn.execute("INSERT INTO leagues (guild_id, name, name_key, created_at, posts_after) "
+                               "VALUES (?, 'League', 'league', ?, ?) ON CONFLICT DO NOTHING",
+                               (guild_id, now_iso(), now_iso()))
+        league_id = await conn.fetchval("SELECT league_id FROM leagues WHERE guild_id = ? ORDER BY league_id LIMIT 1",
+                                        (guild_id,))
         for column, value in (("name", name), ("timezone", timezone), ("week_start", week_start),
                               ("standings_channel_id", standings_channel_id)):
             if value is not None:
@@ -158,12 +155,12 @@ async def standings(db: Database, guild_id: int, start: datetime | None = None,
         params.append(end.astimezone(UTC).isoformat(timespec="milliseconds"))
     rows = await db.fetchall(f"""
             SELECT gs.player_id, COALESCE(p.display_name, CAST(gs.player_id AS TEXT)) AS name, COUNT(*) AS games,
-                   COALESCE(SUM(g.winner_seat = gs.seat), 0) AS wins,
-                   COALESCE(SUM(g.winner_seat = gs.seat AND g.self_pick), 0) AS self_picks,
-                   COALESCE(SUM(g.winner_seat = gs.seat AND g.jokerless), 0) AS jokerless_wins
+                   SUM(CASE WHEN g.winner_seat = gs.seat THEN 1 ELSE 0 END) AS wins,
+                   SUM(CASE WHEN g.winner_seat = gs.seat AND g.self_pick = 1 THEN 1 ELSE 0 END) AS self_picks,
+                   SUM(CASE WHEN g.winner_seat = gs.seat AND g.jokerless = 1 THEN 1 ELSE 0 END) AS jokerless_wins
               FROM game_seats gs JOIN games g USING (game_id) LEFT JOIN players p ON p.player_id = gs.player_id
              WHERE {where} AND gs.player_id IS NOT NULL
-             GROUP BY gs.player_id""", params)
+             GROUP BY gs.player_id, p.display_name""", params)
     net = {player: int(total) for player, total in await db.fetchall(f"""
             SELECT lp.player_id, SUM(lp.amount) FROM ledger_postings lp
               JOIN ledger_transactions lt ON lt.txn_id = lp.txn_id JOIN games g ON g.game_id = lt.game_id

@@ -135,7 +135,9 @@ class Driver:
             sent = await self._from_table(person, token, action_key(action))
         else:
             message = await self._own_message(person, token, action)
-            sent = await self._press(person, message, token, action)
+            sent = None if message is None else await self._press(person, message, token, action)
+        if sent is None:
+            return  # the decision moved on before the button came (the table passed for her): nothing to press
         kind = await sent.response()
         assert not sent.interaction.errors, sent.interaction.errors
         if kind == 4:  # answered with a message: a refusal would say why
@@ -145,7 +147,13 @@ class Driver:
                                    f"{person.player} to have moved")
         person.moves += 1
 
-    async def _own_message(self, person: Person, token: str | None, action: Action) -> Message:
+    def _moved_on(self, person: Person, token: str | None) -> bool:
+        """The decision this person was about to answer is over, or no longer waits for her: a scripted person
+        re-checks this before pressing, as a real one sees the buttons go."""
+        return (person.seat not in self.live.people_awaited()
+                or self.bot.service.seat_update(self.table_id, person.player.id).table.token != token)
+
+    async def _own_message(self, person: Person, token: str | None, action: Action) -> Message | None:
         """The person's message for this decision, once it offers this move (a message drawn before the rack last
         changed may not): their DM, or the "My rack" answer where DMs are closed."""
         wanted = _component_for(self.table_id, token, action)
@@ -158,7 +166,9 @@ class Driver:
             return None
 
         if person.player.user.dms_open:
-            return await self.double.wait_for(current, 10, f"{person.player}'s DM for decision {token}")
+            found = await self.double.wait_for(lambda: current() or self._moved_on(person, token), 10,
+                                               f"{person.player}'s DM for decision {token}")
+            return found if isinstance(found, Message) else None
         table = await self.double.wait_for(self.table_message, 10, "the table message")
         person.used.append("rack")
         shown = await person.player.at(self.thread()).click(table, f"ch:t:{self.table_id}:rack")
@@ -167,8 +177,10 @@ class Driver:
     async def _from_table(self, person: Person, token: str | None, key: str):  # type: ignore[no-untyped-def]
         custom_id = f"ch:a:{self.table_id}:{token}:{key}"
         message = await self.double.wait_for(
-            lambda: (m := self.table_message()) is not None and custom_id in m.custom_ids and m, 10,
-            f"the table message's {key!r} button")
+            lambda: ((m := self.table_message()) is not None and custom_id in m.custom_ids and m)
+            or self._moved_on(person, token), 10, f"the table message's {key!r} button")
+        if not isinstance(message, Message):
+            return None
         person.used.append("table")
         return await person.player.at(self.thread()).click(message, custom_id)
 

@@ -17,6 +17,8 @@ from bot.service.tables import TableService
 from bot.service.updates import SeatUpdate, TableOptions
 from bot.store.db import Database
 
+from .postgres import session_server
+
 ALICE, BOB, CAROL, DAN = 1001, 1002, 1003, 1004
 
 PEOPLE = (ALICE, BOB, CAROL, DAN)
@@ -76,20 +78,66 @@ def waiting(service: TableService) -> TableOptions:
     return TableOptions(service.computer_delay, auto_pass=False)
 
 
-OpenDb = Callable[[Path], Coroutine[Any, Any, Database]]
+OpenDb = Callable[[Path | str], Coroutine[Any, Any, Database]]
 
 
 @pytest.fixture
-async def open_db() -> AsyncIterator[OpenDb]:
-    """Open databases that are closed at the end of the test, even when it fails (an open aiosqlite connection
-    would keep the test process alive)."""
+async def open_db(pg_drops: list[str]) -> AsyncIterator[OpenDb]:
+    """Open databases (an SQLite path or a PostgreSQL URL) that are closed at the end of the test, even when it
+    fails (an open aiosqlite connection would keep the test process alive), before its PostgreSQL databases are
+    dropped."""
     opened: list[Database] = []
 
-    async def opener(path: Path) -> Database:
-        db = await Database.open(path)
+    async def opener(target: Path | str) -> Database:
+        db = await Database.open(target)
         opened.append(db)
         return db
 
     yield opener
     for db in opened:
         await db.close()
+
+
+@pytest.fixture
+async def pg_drops() -> AsyncIterator[list[str]]:
+    """The PostgreSQL databases this test made, dropped when it ends (after the fixtures that use them)."""
+    made: list[str] = []
+    yield made
+    if made:
+        server = session_server()
+        for url in made:
+            await server.drop(url)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each test that uses a database runs on both backends."""
+    return str(request.param)
+
+
+@pytest.fixture
+def new_target(backend: str, tmp_path: Path, pg_drops: list[str]) -> Callable[[], Coroutine[Any, Any, str]]:
+    """Make a new, empty (migrated, on PostgreSQL) database of the test's backend; returns its path or URL."""
+    names = iter(range(1, 1000))
+    server = session_server() if backend == "postgresql" else None  # started here, outside the test's event loop
+
+    async def make() -> str:
+        if server is None:
+            return str(tmp_path / f"charleston-{next(names)}.db")
+        url = await server.new_database()
+        pg_drops.append(url)
+        return url
+
+    return make
+
+
+@pytest.fixture
+async def db_target(new_target: Callable[[], Coroutine[Any, Any, str]]) -> str:
+    """A new database of the test's backend (an SQLite path, or the URL of a PostgreSQL database of its own)."""
+    return await new_target()
+
+
+@pytest.fixture
+async def db(db_target: str, open_db: OpenDb) -> Database:
+    """The test's database, open."""
+    return await open_db(db_target)

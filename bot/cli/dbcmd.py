@@ -1,0 +1,50 @@
+"""``charleston db copy``: move a server's data from one database into another, empty one (SQLite to PostgreSQL
+when a bot outgrows one process), the ledger verified on both sides."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from bot.cli.common import UsageProblem, database_errors, db_target, same_file
+from bot.store.copy import copy_database
+from bot.store.db import Database, shown
+
+
+def register(commands: Any) -> None:
+    """Add ``charleston db copy``."""
+    p = commands.add_parser("db", help="move the bot's data between databases")
+    sub = p.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    c = sub.add_parser("copy", help="copy every table, game and the ledger into a new, empty database (stop the "
+                       "bot first)", description="Copy everything from one database into another, empty one: an "
+                       "SQLite file into PostgreSQL (postgresql://user@host/db), or into a new SQLite file. The "
+                       "destination is written in one transaction; the ledger is verified on both sides.")
+    c.add_argument("--from", dest="source", type=db_target, required=True, metavar="DB",
+                   help="the database to copy: an SQLite file or a postgresql:// URL")
+    c.add_argument("--to", dest="dest", type=db_target, required=True, metavar="DB",
+                   help="an empty database: a postgresql:// URL (the database must exist) or a new SQLite file")
+    c.set_defaults(run=run_copy)
+
+
+def run_copy(args: argparse.Namespace) -> int:
+    """`db copy`: everything from --from into the empty --to, then the ledger checked on both."""
+    if args.source == args.dest or same_file(args.source, args.dest):
+        raise UsageProblem("--from and --to are the same database")
+
+    async def work() -> int:
+        source = await Database.open(args.source, readonly=True)
+        try:
+            with database_errors(args.dest):
+                dest = await Database.open(args.dest)
+            try:
+                report = await copy_database(source, dest)
+            finally:
+                await dest.close()
+        finally:
+            await source.close()
+        print(f"{shown(args.source)} -> {shown(args.dest)}: {report.summary()}")
+        return 0
+
+    with database_errors(args.source):
+        return asyncio.run(work())
