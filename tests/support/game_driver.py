@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.ai.selfplay import computer_move
-from bot.engine.actions import Action, Call, CharlestonPass, CourtesyOffer, ExchangeJoker, Hold, PassCall
+from bot.engine.actions import Action, Call, CharlestonPass, CourtesyOffer, Draw, ExchangeJoker, Hold, PassCall
 from bot.engine.tiles import code
 from bot.service.clock import ManualClock
 from bot.service.keys import action_key
@@ -131,6 +131,10 @@ class Driver:
         action = person.policy(game, person.seat)
         token = self.bot.service.seat_update(self.table_id, person.player.id).table.token
         before = self.live.version
+        if isinstance(action, Draw):  # the table draws for everyone (no button): wait for it
+            await self.double.wait_for(lambda: self.live.version != before or not self.live.playing, 10,
+                                       f"the table to draw for {person.player}")
+            return
         if isinstance(action, (PassCall, Hold)) and not isinstance(action, Call):
             sent = await self._from_table(person, token, action_key(action))
         else:
