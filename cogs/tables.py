@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.players import LEVELS
+from bot.ai.players import LEVEL_DESCRIPTIONS, LEVELS
 from bot.service.cards import card_label
 from bot.service.errors import ErrorKind, TableError
 from bot.service.updates import TableOptions
@@ -117,12 +117,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
 
     @app_commands.command(name="computer", description="Seat a computer player")
     @app_commands.describe(level="how well it plays", seat="a seat number, 0 to 3 (default: the first free one)")
-    @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
+    @app_commands.choices(level=[app_commands.Choice(name=f"{level}: {LEVEL_DESCRIPTIONS[level]}", value=level)
+                                 for level in LEVELS])
     async def computer(self, interaction: Interaction, level: str = "normal",
                        seat: app_commands.Range[int, 0, 3] | None = None) -> None:
         """Seat a computer."""
         update = await self.bot.service.add_computer(table_for(self.bot, interaction), level, seat)
-        added = next(s.seat for s in update.view.seats if s.computer_level == level and not s.human)
+        added = next(event.seat for event in update.events if event.seat is not None)  # the COMPUTER_ADDED event
         await reply(interaction, f"A {level} computer player sits in seat {added}.")
 
     @app_commands.command(name="start", description="Deal the next game")

@@ -20,6 +20,14 @@ from .search import SEARCH_LEVELS, SearchStrategy
 from .strategy import Strategy
 
 LEVELS = ("random", "easy", "normal", "hard")
+# What each level means, in the words a player sees when she picks one in Discord (at most 80 characters each:
+# a slash-command choice's name is "level: description" within Discord's 100).
+LEVEL_DESCRIPTIONS = {
+    "random": "any legal move, at random",
+    "easy": "plays for two lines and often throws a useful tile",
+    "normal": "reads the whole card and plays the best-placed lines",
+    "hard": "normal's play with more lines; measured no stronger than normal",
+}
 # Levels kept for measurement (``charleston paired``), not offered at a table: see docs/computer-players.md.
 EXPERIMENTAL_LEVELS = tuple(SEARCH_LEVELS)
 
