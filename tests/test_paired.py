@@ -99,7 +99,7 @@ def test_paired_text_report_leads_with_chips(capsys: pytest.CaptureFixture[str])
     (["--seeds", "x"], "not a list of seeds"),
     (["--candidate", "genius"], "unknown level 'genius'"),
     (["--baseline", "hard-searching"], "unknown level"),
-    (["--rules", "classical"], "four-player NMJL"),
+    (["--rules", "westworld"], "Unknown rules preset"),
     (["--rules", "nmjl", "--card", "nope"], "nope"),
     (["--games", "0"], "--games"),
 ])
@@ -144,3 +144,17 @@ def test_paired_jsonl_refuses_a_file_of_something_else_and_leaves_it_whole(tmp_p
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "holds something other than paired deals" in err[0]
     assert db.read_bytes() == before
+
+
+def test_paired_plays_the_classical_game_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """The classical game (no card) is compared like the card games: the same deal twice, the level in one seat."""
+    from bot.engine.rules import table_rules
+
+    rules = table_rules("classical")
+    card = load_card(rules.card)
+    same = [play_deal(card, rules, 12, n, "normal", "normal") for n in range(2)]
+    assert all(d.candidate == d.baseline for d in same)
+    assert main(["paired", "--candidate", "easy", "--baseline", "normal", "--rules", "classical", "--seeds", "12",
+                 "--games", "3", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["deals"] == 3 and summary["candidate"] == "easy"
