@@ -16,6 +16,7 @@ from bot.engine.actions import Action
 from bot.engine.views import SeatView
 
 from . import classical
+from .learned import LearnedStrategy
 from .search import SEARCH_LEVELS, SearchStrategy
 from .strategy import Strategy
 
@@ -29,7 +30,7 @@ LEVEL_DESCRIPTIONS = {
     "hard": "normal's play with more lines; measured no stronger than normal",
 }
 # Levels kept for measurement (``charleston paired``), not offered at a table: see docs/computer-players.md.
-EXPERIMENTAL_LEVELS = tuple(SEARCH_LEVELS)
+EXPERIMENTAL_LEVELS = ("learned", *SEARCH_LEVELS)
 
 
 class Player(Protocol):
@@ -60,7 +61,11 @@ class CardPlayer:
         self.level = level
         rng = random.Random(seed)
         search = SEARCH_LEVELS.get(level)
-        self.strategy = SearchStrategy(rng, search) if search else Strategy(level, rng)
+        self.strategy: Strategy
+        if level == "learned":
+            self.strategy = LearnedStrategy(rng)
+        else:
+            self.strategy = SearchStrategy(rng, search) if search else Strategy(level, rng)
 
     def decide(self, view: SeatView) -> Action:
         """The strategy's choice; the classical game (no card) has its own player."""
