@@ -193,9 +193,9 @@ class LearnedStrategy(Strategy):
         unseen = self.unseen(view)
         pool = self.pass_pool(view, list(view.rack), unseen)
         options: list[tuple[tuple[int, ...], int]] = []
-        for tiles in combinations(pool, 3):
-            if (tiles, 0) not in options:
-                options.append((tiles, 0))
+        for three in combinations(pool, 3):
+            if (three, 0) not in options:
+                options.append((three, 0))
         if view.public.blind_allowed:
             options += [(tuple(pool[:own]), 3 - own) for own in (2, 1, 0)]
         allowed = {(tuple(sorted(a.tiles)), a.blind) for a in view.legal if isinstance(a, CharlestonPass)}

@@ -1,0 +1,80 @@
+"""``charleston train``: rebuild the learned player's model from self-play (see :mod:`bot.ai.training`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.ai.learned import Exploration
+from bot.ai.model import MODEL_PATH, Model, normal_like
+from bot.ai.training import save_decisions, train
+from bot.cli.common import UsageProblem, count, file_path, seed
+from bot.engine.rules import PRESETS
+
+TRAINED_PRESETS = ("nmjl", "nmjl-1946")  # the card games (the classical game has its own player)
+
+
+def register(commands: Any) -> None:
+    """Add `charleston train` to the command line."""
+    p = commands.add_parser("train", help="rebuild the learned computer player's model from self-play",
+                            description="Play rounds of self-play games between learned players that now and "
+                            "then pick at random among their best few choices, fit each kind of decision's "
+                            "effect on the game's chips, and write the model. Run it under nice: it keeps "
+                            "--workers cores busy for a while.")
+    p.add_argument("--rules", default="nmjl,nmjl-1946", metavar="PRESET[,...]",
+                   help=f"the presets to train, each on its own card: {', '.join(TRAINED_PRESETS)}")
+    p.add_argument("--rounds", type=count(1, 100), default=3, metavar="N")
+    p.add_argument("--games", type=count(1, 10_000_000), default=4000, metavar="N", help="games a round")
+    p.add_argument("--seed", type=seed, default=60_001, metavar="S", help="round r plays seed S + r")
+    p.add_argument("--workers", type=count(1, 64), default=2, metavar="N", help="processes playing games")
+    p.add_argument("--epsilon", type=float, default=0.25, help="chance a decision is picked at random")
+    p.add_argument("--top", type=count(2, 10), default=3, metavar="N", help="...among this many of the best")
+    p.add_argument("--vote-explore", type=float, default=0.15, help="chance the stop vote is picked at random")
+    p.add_argument("--out", type=file_path, default=str(MODEL_PATH), metavar="FILE")
+    p.add_argument("--data", type=file_path, default=None, metavar="FILE",
+                   help="also write every recorded decision to FILE (.npz), for looking at the fits")
+    p.set_defaults(run=run_train)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """`train`: the rounds of self-play and fits, one preset after the other; writes the model file."""
+    presets = [p.strip() for p in args.rules.split(",") if p.strip()]
+    for preset in presets:
+        if preset not in TRAINED_PRESETS:
+            why = "the classical game has its own player" if preset in PRESETS else "unknown preset"
+            raise UsageProblem(f"--rules: cannot train '{preset}' ({why}): choose from {', '.join(TRAINED_PRESETS)}")
+    for name, value in (("--epsilon", args.epsilon), ("--vote-explore", args.vote_explore)):
+        if not 0.0 <= value <= 1.0:
+            raise UsageProblem(f"{name} must be between 0 and 1 (got {value})")
+    out = Path(args.out)
+    explore = Exploration(args.epsilon, args.top, args.vote_explore)
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    model = Model(normal_like(tuple(presets)).weights, {"command": _command(args)})
+    started = time.perf_counter()
+    for preset in presets:
+        say(f"training {preset}: {args.rounds} rounds of {args.games} games, seeds {args.seed}..."
+            f"{args.seed + args.rounds - 1}, {args.workers} workers")
+        model, data = train(preset, model, args.rounds, args.games, args.seed, args.workers, explore, say)
+        if args.data:
+            save_decisions(data, Path(f"{args.data}.{preset}.npz"))
+    info = {**model.info, "seconds": round(time.perf_counter() - started)}
+    model = Model(model.weights, info)
+    try:
+        model.save(out)
+    except OSError as exc:
+        raise UsageProblem(f"cannot write {out}: {exc.strerror or exc}") from None
+    say(f"wrote {out} after {info['seconds']} s")
+    say(json.dumps({"presets": sorted(model.weights)}))
+    return 0
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command line that rebuilds this model."""
+    return (f"charleston train --rules {args.rules} --rounds {args.rounds} --games {args.games} --seed {args.seed} "
+            f"--workers {args.workers} --epsilon {args.epsilon} --top {args.top} --vote-explore {args.vote_explore}")
