@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,8 @@ def run_train(args: argparse.Namespace) -> int:
     for preset in presets:
         say(f"training {preset}: {args.rounds} rounds of {args.games} games, seeds {args.seed}..."
             f"{args.seed + args.rounds - 1}, {args.workers} workers")
-        model, data = train(preset, model, args.rounds, args.games, args.seed, args.workers, explore, say)
+        model, data = train(preset, model, args.rounds, args.games, args.seed, args.workers, explore, say,
+                            progress=_progress(say))
         if args.data:
             save_decisions(data, Path(f"{args.data}.{preset}.npz"))
     info = {**model.info, "seconds": round(time.perf_counter() - started)}
@@ -72,6 +74,14 @@ def run_train(args: argparse.Namespace) -> int:
     say(f"wrote {out} after {info['seconds']} s")
     say(json.dumps({"presets": sorted(model.weights)}))
     return 0
+
+
+def _progress(say: Callable[[str], None]) -> Callable[[int, int], None]:
+    """Report a round's games at each tenth (for a log that is polled)."""
+    def report(done: int, total: int) -> None:
+        if done == total or done % max(1, total // 10) == 0:
+            say(f"  {done}/{total} games")
+    return report
 
 
 def _command(args: argparse.Namespace) -> str:
