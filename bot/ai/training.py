@@ -41,7 +41,7 @@ from .learned import Exploration, LearnedStrategy
 from .model import GROUPS, Model, input_names
 from .outlook import FloatArray
 
-RIDGE = 1.0  # ridge penalty on the standardised inputs, in units of decisions
+RIDGE = 1e5  # ridge penalty on the standardised inputs (chosen on held-out games: docs/computer-players.md)
 
 
 @dataclass
