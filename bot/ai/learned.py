@@ -85,6 +85,11 @@ class LearnedStrategy(Strategy):
         self.explore = explore
         self.recorder = recorder
         self.weights: dict[str, FloatArray] = {}
+        self.slip_chance = 0.0
+
+    def slip(self, chance: float) -> None:
+        """Throw a random one of the three best-scored tiles at this share of discards (a deliberate weakness)."""
+        self.slip_chance = chance
 
     # -- choosing --------------------------------------------------------------------------------------------
     def choose(self, group: str, rows: FloatArray) -> int:
@@ -228,6 +233,10 @@ class LearnedStrategy(Strategy):
         kinds, rows = self.discard_rows(view, rack, [list(e) for e in view.exposures], self.unseen(view),
                                         self.danger(view))
         allowed = [n for n, k in enumerate(kinds) if k in discardable]
+        if self.slip_chance and self.rng.random() < self.slip_chance:
+            scores = rows[allowed] @ self.weights["play"]
+            order = sorted(range(len(allowed)), key=lambda n: (-round(float(scores[n]), 9), n))
+            return discardable[kinds[allowed[self.rng.choice(order[:3])]]]
         pick = self.choose("play", rows[allowed])
         return discardable[kinds[allowed[pick]]]
 

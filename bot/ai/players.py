@@ -55,10 +55,12 @@ class RandomPlayer:
 
 
 class CardPlayer:
-    """easy, normal or hard: a :class:`Strategy` with that level's settings."""
+    """easy, normal or hard: a :class:`Strategy` with that level's settings. ``slip``, if given, replaces the
+    level's chance of throwing a random one of its three least useful tiles at a discard."""
 
-    def __init__(self, level: str, seed: int = 0) -> None:
+    def __init__(self, level: str, seed: int = 0, slip: float | None = None) -> None:
         self.level = level
+        self.slip = slip
         rng = random.Random(seed)
         search = SEARCH_LEVELS.get(level)
         self.strategy: Strategy
@@ -66,18 +68,41 @@ class CardPlayer:
             self.strategy = LearnedStrategy(rng)
         else:
             self.strategy = SearchStrategy(rng, search) if search else Strategy(level, rng)
+        if slip is not None:
+            self.strategy.slip(slip)
 
     def decide(self, view: SeatView) -> Action:
         """The strategy's choice; the classical game (no card) has its own player."""
         if view.card.ruleset == "classical":  # no card to read: four sets and a pair (bot.ai.classical)
-            return classical.decide(self.level, self.strategy.rng, view)
+            return classical.decide(self.level, self.strategy.rng, view, self.slip)
         return self.strategy.decide(view)
 
 
+SLIP = "+slip="  # an experimental level: a level with another chance of a slip at a discard, e.g. normal+slip=0.2
+
+
+def parse_level(level: str) -> tuple[str, float | None]:
+    """``(base level, slip or None)`` for a level's name; raises ValueError for a name that is neither a level
+    nor a level with a slip."""
+    base, sep, rest = level.partition(SLIP)
+    if base not in LEVELS and base not in EXPERIMENTAL_LEVELS:
+        raise ValueError(f"Unknown computer level '{level}'. Choose one of: {', '.join(LEVELS)}.")
+    if not sep:
+        return base, None
+    try:
+        slip = float(rest)
+    except ValueError:
+        slip = -1.0
+    if base == "random" or not 0.0 <= slip <= 1.0:
+        raise ValueError(f"'{level}': a slip is a chance between 0 and 1 after a card-reading level, e.g. "
+                         "normal+slip=0.2")
+    return base, slip
+
+
 def make_player(level: str, seed: int = 0) -> Player:
-    """A player of ``level`` (a table level or an experimental one), its choices seeded by ``seed``."""
-    if level == "random":
+    """A player of ``level`` (a table level, an experimental one, or either with a slip), its choices seeded by
+    ``seed``."""
+    base, slip = parse_level(level)
+    if base == "random":
         return RandomPlayer(seed)
-    if level in LEVELS or level in EXPERIMENTAL_LEVELS:
-        return CardPlayer(level, seed)
-    raise ValueError(f"Unknown computer level '{level}'. Choose one of: {', '.join(LEVELS)}.")
+    return CardPlayer(base, seed, slip)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -102,6 +102,10 @@ class Strategy:
         self.rng = rng
         self._holding: dict[tuple[tuple[int, int], ...], np.ndarray | None] = {}
         self._call_cache: tuple[object, set[int], float] | None = None
+
+    def slip(self, chance: float) -> None:
+        """Throw a random one of the three least useful tiles at this share of discards (a deliberate weakness)."""
+        self.settings = replace(self.settings, blunder=chance)
 
     # -- reading the table ---------------------------------------------------------------------------------
     def unseen(self, view: SeatView) -> list[int]:
@@ -200,7 +204,7 @@ class Strategy:
     def decide(self, view: SeatView) -> Action:
         """One of the seat's legal actions: Mah Jongg whenever offered, else by the phase."""
         if self.level == "hard" and view.rules.preset in NORMAL_HARD_PRESETS:
-            self.settings = LEVEL_SETTINGS["normal"]
+            self.settings = replace(LEVEL_SETTINGS["normal"], blunder=self.settings.blunder)
         legal = view.legal
         for action in legal:
             if isinstance(action, DeclareMahJongg) or (isinstance(action, Call) and action.mahjong):

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.ai.players import EXPERIMENTAL_LEVELS, LEVELS
+from bot.ai.players import EXPERIMENTAL_LEVELS, LEVELS, SLIP, parse_level
 from bot.cli import paired
 from bot.cli.common import (
     UsageProblem,
@@ -201,8 +201,11 @@ def _recorded(files: list[str], option: str) -> list[paired.PairedDeal]:
 def run_paired(args: argparse.Namespace) -> int:
     """`paired`: the candidate against the baseline, deal by deal, with 95% confidence intervals."""
     for option, level in (("--candidate", args.candidate), ("--baseline", args.baseline)):
-        if level not in PAIRED_LEVELS:
-            raise UsageProblem(f"{option}: unknown level '{level}': choose from {', '.join(PAIRED_LEVELS)}")
+        try:
+            parse_level(level)
+        except ValueError:
+            raise UsageProblem(f"{option}: unknown level '{level}': choose from {', '.join(PAIRED_LEVELS)}, or "
+                               f"one of them with a slip (e.g. normal{SLIP}0.2)") from None
     if args.versus and not args.summary:
         raise UsageProblem("--versus goes with --summary: it compares two recorded runs")
     if args.summary and args.versus:
