@@ -10,8 +10,9 @@ Suites (each figure is over seeded games, East rotating):
              how often it threw the winning tile next to a normal seat, and its chips won per game
   speed      normal x4: complete games per second on one core (goal >= 10) and the median time of one
              normal decision (goal <= 20 ms)
-  hard-speed one hard (then one hard-search) against three normal: the time of each of its decisions, median
-             and p99 (goal for hard: median <= 50 ms, p99 <= 300 ms; a Discord table paces moves at ~1.5 s)
+  hard-speed one hard (then one learned, then one hard-search) against three normal: the time of each of its
+             decisions, median and p99 (goal: median <= 50 ms, p99 <= 300 ms; a Discord table paces moves at
+             ~1.5 s)
 
 Strength is measured paired, deal by deal, with ``charleston paired`` (see docs/computer-players.md); the
 ``hard`` suite here is the older unpaired figure, kept for comparison.
@@ -108,7 +109,7 @@ def main() -> None:
               f"{sum(threw[1:]) / 3 / result.games:.1%}; chips per game: hard {chips[0] / result.games:+.2f}, "
               f"a normal seat {sum(chips[1:]) / 3 / result.games:+.2f}")
     if "hard-speed" in suites:
-        for level in ("hard", "hard-search"):
+        for level in ("hard", "learned", "hard-search"):
             times = decision_times(level, max(20, args.games // 4), args.seed, simulate)
             print(f"{level} decisions: {len(times)} over {max(20, args.games // 4)} games against three normal; "
                   f"median {statistics.median(times) * 1e3:.2f} ms, p99 {percentile(times, 0.99) * 1e3:.1f} ms, "

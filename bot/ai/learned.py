@@ -48,7 +48,7 @@ from bot.engine.views import SeatView
 from .features import line_features, near_variants, rack_features, value_scale
 from .model import NORMAL_WORTH, Model, inputs, load_model
 from .outlook import FloatArray
-from .strategy import INF, Settings, Strategy
+from .strategy import INF, Settings, Strategy, leaves_a_discard, traps
 
 # The measure the features are read with: normal's horizon and calls, plain chances (value weight 0), six lines
 # worked out, and the late-wall danger read from 60 wall tiles left.
@@ -124,6 +124,7 @@ class LearnedStrategy(Strategy):
         """The tiles this rack may throw and the ``play`` inputs of the rack after each."""
         wild = view.card.wild
         kinds = sorted({t for t in rack if view.rules.discard_flowers or t != wild})
+        kinds = [k for k in kinds if leaves_a_discard(view, rack, k)] or kinds
         outlook = self.outlook(view, rack, exposures, unseen)
         after, keep = outlook.after_removal(kinds, wild, self.settings.lines)
         x = line_features(self.tables(view), after, keep, value_scale(view.card))
@@ -137,6 +138,14 @@ class LearnedStrategy(Strategy):
         scores = rows @ self.weights["play"]
         best: FloatArray = rows[int(np.argmax(scores))]
         return best
+
+    def leads_to(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
+                 unseen: Sequence[int], risk: FloatArray | None) -> FloatArray | None:
+        """:meth:`best_row` for a call's or an exchange's rack, or None when that rack could be left with nothing
+        it may throw (see :func:`~bot.ai.strategy.leaves_a_discard`)."""
+        if traps(view, rack):
+            return None
+        return self.best_row(view, rack, exposures, unseen, risk)
 
     # -- decisions ---------------------------------------------------------------------------------------
     def decide(self, view: SeatView) -> Action:
@@ -233,6 +242,8 @@ class LearnedStrategy(Strategy):
         kinds, rows = self.discard_rows(view, rack, [list(e) for e in view.exposures], self.unseen(view),
                                         self.danger(view))
         allowed = [n for n, k in enumerate(kinds) if k in discardable]
+        if not allowed:
+            return next(iter(discardable.values()))
         if self.slip_chance and self.rng.random() < self.slip_chance:
             scores = rows[allowed] @ self.weights["play"]
             order = sorted(range(len(allowed)), key=lambda n: (-round(float(scores[n]), 9), n))
@@ -250,17 +261,23 @@ class LearnedStrategy(Strategy):
         unseen = self.unseen(view)
         risk = self.danger(view)
         rows = [self.best_row(view, rack, exposures, unseen, risk)]
+        wild = view.card.wild if view.card.wild is not None else Tile.J
+        options: list[ExchangeJoker | None] = [None]
         for action in exchanges:
             after = list(rack)
             after.remove(action.tile)
-            after.append(Tile.J)
+            after.append(wild)
             mine = [list(e) for e in exposures]
             if action.owner == view.seat:
                 group = mine[action.exposure]
-                group[group.index(Tile.J)] = action.tile
-            rows.append(self.best_row(view, after, mine, unseen, risk))
-        pick = self.choose("play", np.array(rows))
-        return exchanges[pick - 1] if pick else None
+                group[group.index(wild)] = action.tile
+            row = self.leads_to(view, after, mine, unseen, risk)
+            if row is not None:
+                rows.append(row)
+                options.append(action)
+        if len(options) == 1:
+            return None
+        return options[self.choose("play", np.array(rows))]
 
     def answer_discard(self, view: SeatView) -> Action:
         """Call when the rack after the exposure and its best discard scores above the rack as it is."""
@@ -279,12 +296,14 @@ class LearnedStrategy(Strategy):
         x = self.features(view, rack, exposures, unseen)
         rows = [inputs("play", x, wall=self.wall_share(view), exposed=len(exposures))[0]]
         risk = self.danger(view)
+        options: list[Call | None] = [None]
         for call in calls:
             after = list(rack)
             for t in call.tiles:
                 after.remove(t)
-            rows.append(self.best_row(view, after, [*exposures, [tile, *call.tiles]], unseen, risk))
-        pick = self.choose("play", np.array(rows))
-        if pick == 0:
-            return fallback or calls[0]
-        return calls[pick - 1]
+            row = self.leads_to(view, after, [*exposures, [tile, *call.tiles]], unseen, risk)
+            if row is not None:
+                rows.append(row)
+                options.append(call)
+        choice = options[self.choose("play", np.array(rows))] if len(options) > 1 else None
+        return choice or fallback or calls[0]

@@ -99,7 +99,10 @@ def play_training_game(model: Model, explore: Exploration, preset: str, seed: in
             pending.append((seat, group, top, pick, explored))
 
         strategy = LearnedStrategy(rng, model, explore, record)
-        game.apply(strategy.decide(seat_view(game, seat)))
+        view = seat_view(game, seat)
+        if not view.legal:  # a seat with no move at all (the engine's gap, see leaves_a_discard): drop the game
+            return {g: Decisions() for g in GROUPS}
+        game.apply(strategy.decide(view))
     chips = net_chips(game.state)
     out = {g: Decisions() for g in GROUPS}
     for seat, group, top, pick, explored in pending:
@@ -267,10 +270,9 @@ def train(preset: str, start: Model, rounds: int, games: int, seed: int, workers
                 f"of the best {explore.top}, per decision: the playing model's pick {gain:+.2f} chips (se "
                 f"{se:.2f}); a model fitted on half the games so far, on the other half, {fresh:+.2f} (se "
                 f"{fresh_se:.2f})")
-        info = {"preset": preset, "rounds": r + 1, "games_per_round": games, "seed": seed,
-                "epsilon": explore.epsilon, "top": explore.top, "vote_explore": explore.vote,
-                "seconds": round(time.perf_counter() - started)}
-        model = fit_model(pooled, model, preset, {**start.info, **{preset: info}})
+        info = {"rounds": r + 1, "games_per_round": games, "seed": seed, "epsilon": explore.epsilon,
+                "top": explore.top, "vote_explore": explore.vote, "seconds": round(time.perf_counter() - started)}
+        model = fit_model(pooled, model, preset, {**start.info, preset: info})
         say(f"round {r + 1} fitted after {time.perf_counter() - started:.0f} s")
         for line in describe(model, preset):
             say("  " + line)

@@ -56,24 +56,41 @@ def run_train(args: argparse.Namespace) -> int:
     def say(line: str) -> None:
         print(line, flush=True)
 
-    model = Model(normal_like(tuple(presets)).weights, {"command": _command(args)})
-    started = time.perf_counter()
+    model = _start(out, presets)
     for preset in presets:
         say(f"training {preset}: {args.rounds} rounds of {args.games} games, seeds {args.seed}..."
             f"{args.seed + args.rounds - 1}, {args.workers} workers")
+        started = time.perf_counter()
         model, data = train(preset, model, args.rounds, args.games, args.seed, args.workers, explore, say,
                             progress=_progress(say))
         if args.data:
             save_decisions(data, Path(f"{args.data}.{preset}.npz"))
-    info = {**model.info, "seconds": round(time.perf_counter() - started)}
-    model = Model(model.weights, info)
-    try:
-        model.save(out)
-    except OSError as exc:
-        raise UsageProblem(f"cannot write {out}: {exc.strerror or exc}") from None
-    say(f"wrote {out} after {info['seconds']} s")
+        seconds = round(time.perf_counter() - started)
+        info = dict(model.info)
+        trained = info.get(preset)
+        info[preset] = {**(trained if isinstance(trained, dict) else {}), "command": _command(args, preset),
+                        "seconds": seconds}
+        model = Model(model.weights, info)
+        try:
+            model.save(out)  # after each preset, so a later failure keeps what is done
+        except OSError as exc:
+            raise UsageProblem(f"cannot write {out}: {exc.strerror or exc}") from None
+        say(f"wrote {preset}'s model to {out} after {seconds} s")
     say(json.dumps({"presets": sorted(model.weights)}))
     return 0
+
+
+def _start(out: Path, presets: list[str]) -> Model:
+    """The model training starts from: normal's measure for the presets trained, and whatever ``out`` already
+    holds for the others (each preset is trained on its own, so they can be rebuilt one at a time)."""
+    start = normal_like(tuple(presets))
+    try:
+        kept = Model.from_json(json.loads(out.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return start
+    weights = {p: w for p, w in kept.weights.items() if p not in presets}
+    info = {k: v for k, v in kept.info.items() if k not in presets}
+    return Model({**weights, **start.weights}, info)
 
 
 def _progress(say: Callable[[str], None]) -> Callable[[int, int], None]:
@@ -84,7 +101,8 @@ def _progress(say: Callable[[str], None]) -> Callable[[int, int], None]:
     return report
 
 
-def _command(args: argparse.Namespace) -> str:
-    """The command line that rebuilds this model."""
-    return (f"charleston train --rules {args.rules} --rounds {args.rounds} --games {args.games} --seed {args.seed} "
-            f"--workers {args.workers} --epsilon {args.epsilon} --top {args.top} --vote-explore {args.vote_explore}")
+def _command(args: argparse.Namespace, preset: str) -> str:
+    """The command line that rebuilds a preset's part of the model (the number of workers changes nothing but
+    the time)."""
+    return (f"charleston train --rules {preset} --rounds {args.rounds} --games {args.games} --seed {args.seed} "
+            f"--epsilon {args.epsilon} --top {args.top} --vote-explore {args.vote_explore}")
