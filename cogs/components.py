@@ -58,6 +58,27 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], temp
         await _controls(interaction).act(interaction, self.table, self.token, self.key)
 
 
+class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=ids.CONFIRM):
+    """Makes a move the player was asked about and chose anyway (a pass that lets a Mah Jongg go, a joker thrown)."""
+
+    def __init__(self, table: int, token: str, key: str, *, label: str = "Yes",
+                 style: discord.ButtonStyle = discord.ButtonStyle.danger) -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=style,
+                                           custom_id=ids.confirm_id(table, token, key)))
+        self.table, self.token, self.key = table, token, key
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: Item,  # type: ignore[override]
+                             match: re.Match[str], /) -> ConfirmButton:
+        """Rebuild the button from its custom_id."""
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["table"]), match["token"], match["key"], label=item.label or "Yes", style=item.style)
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Make the move, confirmed."""
+        await _controls(interaction).act(interaction, self.table, self.token, self.key, confirm=True)
+
+
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=ids.SELECT):
     """Picks one move among several (each option's value is an action key)."""
 
@@ -143,7 +164,7 @@ class HelperButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], t
         await _controls(interaction).helper(interaction, self.table, self.helper)
 
 
-DYNAMIC_ITEMS = (ActButton, ActSelect, PickSelect, CallButton, HelperButton)
+DYNAMIC_ITEMS = (ActButton, ConfirmButton, ActSelect, PickSelect, CallButton, HelperButton)
 
 
 def table_view(update: TableUpdate) -> discord.ui.View | None:
@@ -257,6 +278,16 @@ def _turn(view: discord.ui.View, table: int, token: str, choices: SeatChoices, u
     for item in extras:
         item.row = 3
         view.add_item(item)
+
+
+def confirm_view(table: int, token: str, key: str, anyway: str, instead: tuple[str, str] | None) -> discord.ui.View:
+    """The two answers to a move the player is asked about: the better move (Mah Jongg!), if there is one, and the
+    move anyway."""
+    view = discord.ui.View(timeout=None)
+    if instead is not None:
+        view.add_item(ActButton(table, token, instead[0], label=instead[1], style=discord.ButtonStyle.success))
+    view.add_item(ConfirmButton(table, token, key, label=anyway))
+    return view
 
 
 def choice_buttons(table: int, token: str, choices: tuple[Choice, ...]) -> discord.ui.View:

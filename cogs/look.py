@@ -19,7 +19,7 @@ from bot.service.updates import SeatUpdate, TablePhase, TableUpdate, TableView
 from renderers import render_card
 
 from . import components as c
-from .door import Payload
+from .door import Payload, digest
 from .drawing import Drawing
 
 LOG_LINES = 8  # recent events shown in the table message
@@ -125,11 +125,13 @@ async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing,
     if log:
         lines.append("\n".join(f"> {line}" for line in log[-LOG_LINES:]))
     files = []
+    picture = b""
     if game is not None:
         labels = [player_name(view, s) for s in range(4)]  # the image adds each seat's wind itself
         image = await drawing.table(view.table_id, game, labels, view.wild)
         files.append(discord.File(io.BytesIO(image.png), filename="table.png", description=image.alt))
-    return Payload(_fit("\n".join(lines)), files, c.table_view(update))
+        picture = digest(image.png)
+    return Payload(_fit("\n".join(lines)), files, c.table_view(update), picture=picture)
 
 
 def _seating(view: TableView) -> str:
@@ -149,10 +151,12 @@ async def seat_payload(update: SeatUpdate, notes: list[str], drawing: Drawing) -
     view = update.table.view
     lines = [_title(view), _my_status(update), *notes[-4:]]
     files = []
+    picture = b""
     if update.view is not None:
         image = await drawing.rack(update.view)
         files.append(discord.File(io.BytesIO(image.png), filename="rack.png", description=image.alt))
-    return Payload(_fit("\n".join(lines)), files, c.seat_view(update))
+        picture = digest(image.png)
+    return Payload(_fit("\n".join(lines)), files, c.seat_view(update), picture=picture)
 
 
 def _my_status(update: SeatUpdate) -> str:

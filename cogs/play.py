@@ -230,10 +230,12 @@ class Seat(commands.Cog):
         """Send the rack again."""
         table = table_for(self.bot, interaction)
         mine = self.bot.service.seat_update(table, interaction.user.id)
+        await defer(interaction)  # a DM waits its turn behind the others (at most 5 in 5 s)
         if await self.bot.presenter.resend(mine):
             await reply(interaction, "Your rack is in your DMs.")
             return
-        payload = await look.seat_payload(mine, [], self.bot.drawing)
+        notes = self.bot.presenter.dms.notes(table, mine.seat)
+        payload = await look.seat_payload(mine, notes, self.bot.drawing)
         await reply(interaction, payload.content, files=payload.files, view=payload.view)
 
     @app_commands.command(name="hint", description="My closest card lines: what they need and what's left")

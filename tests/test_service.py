@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from support.service import ALICE, BOB, OpenDb, human_table, waiting
+from support.service import ALICE, BOB, OpenDb, human_table, plain_tile, waiting
 
 from bot.engine.actions import CharlestonPass, Discard, PassCall
 from bot.engine.rules import table_rules
@@ -79,7 +79,7 @@ async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(db_tar
     await first.start(table_id)
     before = first.tables[table_id]
     assert before.game is not None
-    tile = before.game.state.seats[0].rack[0]
+    tile = plain_tile(before.game.state.seats[0].rack)
     await first.act(table_id, ALICE, Discard(0, tile))
     snapshot = before.game.state.to_json()
     version = before.version
@@ -156,7 +156,7 @@ async def test_two_actions_racing_on_one_table_are_serialised_and_the_loser_is_t
     await service.start(table_id)
     table = service.tables[table_id]
     assert table.game is not None
-    tile = table.game.state.seats[0].rack[0]
+    tile = plain_tile(table.game.state.seats[0].rack)
     other = next(t for t in table.game.state.seats[0].rack if t != tile)
     results = await asyncio.gather(service.act(table_id, ALICE, Discard(0, tile)),
                                    service.act(table_id, ALICE, Discard(0, other)), return_exceptions=True)
@@ -178,7 +178,7 @@ async def test_an_illegal_action_is_explained_and_changes_nothing(db: Database) 
         await service.act(table_id, BOB, PassCall(1))
     assert refused.value.kind == ErrorKind.ILLEGAL
     with pytest.raises(TableError, match="another seat"):
-        await service.act(table_id, BOB, Discard(0, table.game.state.seats[0].rack[0]))
+        await service.act(table_id, BOB, Discard(0, plain_tile(table.game.state.seats[0].rack)))
     with pytest.raises(TableError, match="not a move") as malformed:
         await service.act(table_id, ALICE, "d.ZZ")
     assert malformed.value.kind == ErrorKind.BAD_INPUT

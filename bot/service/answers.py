@@ -6,6 +6,8 @@
 - A Mah Jongg at stake: a Pass (on a discard she could win on), a discard (with a Mah Jongg on her own tiles) or
   East's first Charleston pass (with her dealt hand complete) is refused with :class:`MahJonggAtStake` unless the
   player confirms it; the caller then offers "Mah Jongg!" or the move anyway.
+- A misclick guard: discarding a joker (under the 1946 rules, a flower: the wild tile) is a tap easily made by
+  mistake and never taken back, so it is refused with :class:`NeedsConfirmation` unless the player confirms it.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from bot.engine.actions import Action, Call, CharlestonPass, DeclareMahJongg, Di
 from bot.engine.game import Game
 from bot.engine.legal import legal_actions
 from bot.engine.state import Phase
-from bot.engine.tiles import name
+from bot.engine.tiles import Tile, name
+from bot.engine.wording import wild_word
 
-from .errors import MahJonggAtStake
+from .errors import ErrorKind, MahJonggAtStake, NeedsConfirmation
 from .keys import action_key
 from .live import LiveTable
 
@@ -57,3 +60,16 @@ def refuse_throwing_away_mahjong(game: Game, seat: int, action: Action) -> None:
         what = "discard anyway" if isinstance(action, Discard) else "pass your tiles anyway"
         raise MahJonggAtStake(f"Your tiles are a Mah Jongg! Declare it, or {what}.", action_key(DeclareMahJongg(seat)),
                               what.capitalize())
+
+
+def refuse_discarding_wild(game: Game, seat: int, action: Action) -> None:
+    """Raise :class:`NeedsConfirmation` if ``action`` discards the table's wild tile (a joker; a flower under the
+    1946 rules)."""
+    if not isinstance(action, Discard):
+        return
+    wild = Tile.F if game.state.rules.flowers_wild else Tile.J
+    if action.tile != wild:
+        return
+    word = wild_word(wild, 1)
+    raise NeedsConfirmation(ErrorKind.CONFIRM, f"Discard a {word}? A discard can't be taken back, and a {word} "
+                            "is worth keeping.", f"Discard the {word}")

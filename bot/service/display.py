@@ -59,9 +59,9 @@ class Display:
             dms[seat] = shown
         return replace(self, dms=dms)
 
-    def with_dms_closed(self, seat: int) -> Display:
-        """Seat ``seat``'s player has closed DMs."""
-        return replace(self, dms_closed=self.dms_closed | {seat})
+    def with_dms_closed(self, seat: int, closed: bool = True) -> Display:
+        """Seat ``seat``'s player has closed DMs (``closed=False``: they are open again)."""
+        return replace(self, dms_closed=self.dms_closed | {seat} if closed else self.dms_closed - {seat})
 
     def with_results(self, game_no: int) -> Display:
         """The results of game ``game_no`` were posted."""

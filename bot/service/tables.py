@@ -31,7 +31,7 @@ from bot.store import records
 from bot.store.db import Database
 from bot.store.records import SeatRow
 
-from .answers import forced_answer, refuse_throwing_away_mahjong
+from .answers import forced_answer, refuse_discarding_wild, refuse_throwing_away_mahjong
 from .cards import UnknownCard, card_files, load_card
 from .clock import Clock, SystemClock
 from .decisions import open_tokens
@@ -353,7 +353,9 @@ class TableService(GamePlay, TableLookup):
         """A player's move, given as an action or an action key. With ``token`` (the decision the button was drawn
         for), the move is refused once that decision is over, and accepted while it is open, whatever else
         happened meanwhile. A pass or discard that would throw away a Mah Jongg she can claim now is refused
-        with :class:`~bot.service.errors.MahJonggAtStake` unless ``confirm``. Returns the mover's own update."""
+        with :class:`~bot.service.errors.MahJonggAtStake` unless ``confirm``, and so is discarding the wild tile (a
+        joker, or a flower under the 1946 rules) with :class:`~bot.service.errors.NeedsConfirmation`. Returns the
+        mover's own update."""
         table = self.table(table_id)
         async with table.lock:
             game = self._require_game(table)
@@ -365,6 +367,7 @@ class TableService(GamePlay, TableLookup):
             self._require_open(game, token)
             if not confirm:
                 refuse_throwing_away_mahjong(game, seat, action)
+                refuse_discarding_wild(game, seat, action)
             if seat in table.away:
                 await self._set_back(table, seat)  # acting is proof of presence
             update, events = await self._apply(table, action, Cause.ACT)

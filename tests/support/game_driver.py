@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.ai.selfplay import computer_move
-from bot.engine.actions import Action, Call, CharlestonPass, CourtesyOffer, Draw, ExchangeJoker, Hold, PassCall
-from bot.engine.tiles import code
+from bot.engine.actions import Action, Call, CharlestonPass, CourtesyOffer, Discard, Draw, ExchangeJoker, Hold, PassCall
+from bot.engine.tiles import Tile, code
 from bot.service.clock import ManualClock
 from bot.service.keys import action_key
 from bot.settings import Settings
@@ -126,7 +126,10 @@ class Driver:
     async def move(self, person: Person) -> None:
         """Make the move this person's policy chooses, through the components Discord shows them."""
         if self.think is not None:
+            token = self.bot.service.seat_update(self.table_id, person.player.id).table.token
             await asyncio.sleep(self.think())
+            if self._moved_on(person, token):
+                return  # while she thought, the table moved on (it passed for her, or her time ran out)
         game = self.live.game
         action = person.policy(game, person.seat)
         token = self.bot.service.seat_update(self.table_id, person.player.id).table.token
@@ -147,9 +150,23 @@ class Driver:
         if kind == 4:  # answered with a message: a refusal would say why
             reply = await sent.message()
             assert "went wrong" not in reply.content, reply.content
+        sent = await self._confirm(person, sent, action)
         await self.double.wait_for(lambda: self.live.version != before and self.saved(), 10,
                                    f"{person.player} to have moved")
         person.moves += 1
+
+    async def _confirm(self, person: Person, sent, action: Action):  # type: ignore[no-untyped-def]
+        """A discard of a joker is asked about (a misclick guard): she meant it, so she confirms."""
+        if not (isinstance(action, Discard) and action.tile in (Tile.J, Tile.F)):
+            return sent
+        asked = await self.double.wait_for(lambda: next((m for m in sent.interaction.followups
+                                                         if any(c.startswith("ch:y:") for c in m.custom_ids)), None),
+                                           10, f"the question to {person.player} whether to discard the joker")
+        person.used.append("confirm")
+        confirm = next(c for c in asked.custom_ids if c.startswith("ch:y:"))
+        confirmed = await person.player.at(asked.channel).click(asked, confirm)
+        await confirmed.response()
+        return confirmed
 
     def _moved_on(self, person: Person, token: str | None) -> bool:
         """The decision this person was about to answer is over, or no longer waits for her: a scripted person

@@ -73,11 +73,29 @@ class RequestRecord:
     status: int
     code: int | None = None
     body: Any = None
+    at: float = 0.0  # when it arrived (monotonic seconds)
+    uploaded: int = 0  # bytes of files uploaded with it (images)
 
     @property
     def key(self) -> str:
         """``METHOD /route/{template}``, the key of the per-route counters."""
         return f"{self.method} {self.route}"
+
+    @property
+    def exempt(self) -> bool:
+        """Whether Discord leaves it out of the bot's global limit of 50 a second: an interaction's callback, and
+        the routes through the interaction's token (follow-ups, editing or deleting the answers)."""
+        return self.route.startswith(("/interactions/", "/webhooks/"))
+
+    @property
+    def write_channel(self) -> int | None:
+        """The channel (a DM included) whose per-channel write limit (about 5 per 5 s) this request counts
+        against: a message posted, edited or deleted there; None for anything else."""
+        writes = self.method in ("POST", "PATCH", "DELETE")
+        if not writes or not self.route.startswith("/channels/{channel_id}/messages"):
+            return None
+        part = self.path.split("/channels/", 1)[1].split("/", 1)[0]
+        return int(part) if part.isdigit() else None
 
 
 @dataclass
