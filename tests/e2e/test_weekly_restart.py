@@ -96,7 +96,7 @@ async def test_killed_and_restarted_across_the_week_end_the_bot_posts_the_week_o
     finally:
         await _kill(process)
     (post,) = standings_posts(room)
-    assert post.content.startswith("**Weekly** · standings for week ") and "Ruth" in post.content
+    assert post.content.startswith("**Weekly** · standings for the week of ") and "Ruth" in post.content
 
     # Started again, a week later still: the next week (no games) is handled, the first is not posted again.
     _set_clock(clock, start + past_the_week_end() + timedelta(days=7))
