@@ -19,7 +19,7 @@ from bot.service.tables import TableService
 from bot.service.weekly import WeeklyPosts
 from bot.settings import Settings
 
-from .components import DYNAMIC_ITEMS
+from .components import DYNAMIC_ITEMS, answer_removed, shows_component
 from .controls import Controls
 from .door import Backoff, Door
 from .drawing import Drawing
@@ -114,6 +114,18 @@ class CharlestonBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
         log.info("synced %d command(s) %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+
+    async def on_interaction(self, interaction: discord.Interaction[CharlestonBot]) -> None:
+        """Every press gets an answer: one of a component the bot removed a moment before (the table message is
+        re-edited as the game moves) is not dispatched by discord.py, so it is handled here; and a person's latest
+        interaction in a table's thread is kept (a player with closed DMs is told of her moves through it)."""
+        if interaction.guild_id is not None:
+            self.presenter.saw(interaction)
+        if interaction.type is not discord.InteractionType.component or not interaction.data:
+            return
+        custom_id = str(interaction.data.get("custom_id") or "")
+        if custom_id and not shows_component(interaction.message, custom_id):
+            await answer_removed(interaction, custom_id)
 
     async def on_message(self, message: discord.Message) -> None:
         """Someone posted in a table's thread: the table message moves back to the bottom at its next update."""

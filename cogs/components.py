@@ -309,3 +309,38 @@ def choice_selects(table: int, token: str, groups: tuple[tuple[str, tuple[Choice
 
 def _tile_label(tile: int) -> str:
     return name(tile)
+
+
+def shows_component(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether ``custom_id`` is a component of ``message`` as Discord sent it with the press (discord.py dispatches
+    a press only then: a button the bot has just removed would otherwise go unanswered)."""
+    if message is None:
+        return False
+    for row in message.components:
+        for item in getattr(row, "children", [row]):
+            if getattr(item, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
+async def answer_removed(interaction: Interaction, custom_id: str) -> None:
+    """A press of a component no longer on its message (the bot removed it a moment before), or one that is not
+    ours: handled as the component would have been (its decision decides whether it still counts), or answered
+    with a sentence saying what to do."""
+    controls = _controls(interaction)
+    raw = interaction.data.get("values") if interaction.data else None
+    values = [str(v) for v in raw] if isinstance(raw, list) else []
+    if match := re.fullmatch(ids.ACT, custom_id):
+        await controls.act(interaction, int(match["table"]), match["token"], match["key"])
+    elif match := re.fullmatch(ids.CONFIRM, custom_id):
+        await controls.act(interaction, int(match["table"]), match["token"], match["key"], confirm=True)
+    elif (match := re.fullmatch(ids.SELECT, custom_id)) and values:
+        await controls.act(interaction, int(match["table"]), match["token"], values[0])
+    elif (match := re.fullmatch(ids.PICK, custom_id)) and values:
+        await controls.pick(interaction, int(match["table"]), match["token"], match["mode"], values)
+    elif match := re.fullmatch(ids.CALL, custom_id):
+        await controls.call_options(interaction, int(match["table"]), match["token"])
+    elif match := re.fullmatch(ids.TABLE, custom_id):
+        await controls.helper(interaction, int(match["table"]), Helper(match["what"]))
+    else:
+        await controls.unknown(interaction)

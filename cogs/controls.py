@@ -133,6 +133,14 @@ class Controls:
         except Exception as exc:
             await report_error(interaction, exc)
 
+    async def unknown(self, interaction: Interaction) -> None:
+        """A press of a component that is none of the bot's (an older version's, or mangled)."""
+        try:
+            await self.door.reply(interaction, "That button no longer works. Use the newest table message in the "
+                                  "table's thread, or `/rack` for your tiles.")
+        except Exception as exc:
+            await report_error(interaction, exc)
+
     async def helper(self, interaction: Interaction, table: int, helper: Helper) -> None:
         """A lobby button, or one of the private helpers."""
         try:

@@ -51,6 +51,7 @@ class ShownSeat:
     where: DmShown | None = None  # the standing DM as last sent (the display record has it after a restart)
     made_by: Hook | None = None  # the press whose token made the standing DM (a follow-up of it)
     hook: Hook | None = None  # her latest press in her DM: new DMs are its follow-ups while its token lives
+    thread_hook: Hook | None = None  # her latest interaction in the table's thread (her DMs closed: told there)
     press: Hook | None = None  # a press on the standing DM, deferred: the DM is brought up to date through it
     picture: Picture | None = None  # the rack picture on the standing DM (kept on an edit if unchanged)
     failures: int = 0  # transient failures in a row
@@ -127,6 +128,13 @@ class Dms:
         shown.throttle.poke(now=True)
         return shown
 
+    def saw(self, table_id: int, seat: int, interaction: discord.Interaction[CharlestonBot]) -> None:
+        """Her latest interaction in the table's thread: while her DMs are closed, what a DM would show her comes
+        as a private follow-up of it there (only she sees it), so she is told when a discard is hers to call."""
+        shown = self.seats.get((table_id, seat))
+        if shown is not None:
+            shown.thread_hook = Hook.of(interaction)
+
     def pressed(self, update: SeatUpdate, interaction: discord.Interaction[CharlestonBot]) -> None:
         """She just moved with a button of her DM (the press deferred): show her the result through the press."""
         shown = self._seat(update)
@@ -167,9 +175,11 @@ class Dms:
         closed = update.table.view.closed
         display = self.service.display(table_id) if self.service.is_open(table_id) else update.table.view.display
         game = update.table.view.game.game_no if update.table.view.game else None
-        if seat in display.dms_closed and not closed:
+        private = seat in display.dms_closed and not closed  # her DMs are closed: told in the thread, privately
+        thread = shown.thread_hook if private and shown.thread_hook is not None and shown.thread_hook.live else None
+        if private and thread is None:
             if shown.tried == game and shown.renewals == shown.renewed:
-                shown.shown = print_  # her DMs are closed: tried once this game; My rack shows her the same
+                shown.shown = print_  # tried once this game; My rack shows her the same
                 return
             shown.tried = game
         where = shown.where
@@ -179,8 +189,8 @@ class Dms:
         win = update.win_chance
         fresh = not closed and (
             shown.renewals > shown.renewed or (win is not None and win != shown.told_win)
-            or (update.awaited and look.actionable(update) and update.table.phase is not TablePhase.CALL_WINDOW
-                and update.table.token != shown.notified))
+            or (update.awaited and look.actionable(update) and update.table.token != shown.notified
+                and (update.table.phase is not TablePhase.CALL_WINDOW or thread is not None)))
         renewals, notes = shown.renewals, list(shown.notes)  # notes and renewals coming meanwhile wait their turn
         if where is not None and not fresh:
             try:
@@ -196,14 +206,14 @@ class Dms:
             return  # no DM to bring to a close
         old_route = self._route(shown, where.message) if where is not None else None
         payload = await self._payload(shown, update, notes, None)
-        sent = await self._send(shown, update, payload, where)
+        sent = await self._send(shown, update, payload, where, thread)
         shown.picture = Picture.of(sent, payload) if sent is not None else None
         self._timed(started)
         shown.shown, shown.renewed = print_, renewals
         if sent is None:
             await self._dms_closed(table_id, seat, True)
             return
-        if seat in display.dms_closed:
+        if private and thread is None:
             await self._dms_closed(table_id, seat, False)  # open again
         if update.awaited and look.actionable(update):
             shown.notified = update.table.token
@@ -246,21 +256,26 @@ class Dms:
         message = await self.bot.door.edit(where.channel, where.message, payload, "edit a DM", table=table)
         shown.picture = Picture.of(message, payload)
 
-    async def _send(self, shown: ShownSeat, update: SeatUpdate, payload: Payload,
-                    where: DmShown | None) -> discord.Message | None:
+    async def _send(self, shown: ShownSeat, update: SeatUpdate, payload: Payload, where: DmShown | None,
+                    thread: Hook | None) -> discord.Message | None:
         """A new DM: a follow-up of her latest press while its token lives, else through her DM channel; None when
-        her DMs are closed."""
-        hook = shown.hook
+        her DMs are closed. With ``thread`` (her DMs closed), a private follow-up of her latest interaction in the
+        table's thread instead."""
+        hook = thread or shown.hook
         shown.press = None
         table_id = update.table.table_id
         if hook is not None and hook.live:
             try:
-                sent: discord.Message = await self.bot.door.send_hook(hook, payload, "send a DM", table=table_id)
+                sent: discord.Message = await self.bot.door.send_hook(hook, payload, "send a DM", table=table_id,
+                                                                      ephemeral=thread is not None)
                 shown.made_by = hook
                 return sent
             except DiscordFailure as failure:
                 if failure.kind is not Failure.EXPIRED:
                     raise
+                if thread is not None:
+                    shown.thread_hook = None
+                    return None  # told nowhere now: the table message says to press My rack
                 shown.hook = None
                 for file in payload.files:
                     file.reset()

@@ -94,9 +94,11 @@ class Play(commands.GroupCog, group_name="play", group_description="Make a move 
         _, mine = self._mine(interaction)
         calls = mine.choices.calls
         if tiles is None:
+            if not calls:
+                raise TableError(ErrorKind.ILLEGAL, "There is no discard you can call for an exposure now.")
             if len(calls) != 1:
-                options = "; ".join(c.label for c in calls) or "none"
-                raise TableError(ErrorKind.BAD_INPUT, f"Say which exposure (you can make: {options}).")
+                options = "; ".join(c.label for c in calls)
+                raise TableError(ErrorKind.BAD_INPUT, f"Say which exposure in tiles: you can make {options}.")
             key = calls[0].key
         elif keys.is_key_of(tiles, Call):
             key = tiles  # a suggestion's value: the key itself (the service checks it is a call)

@@ -159,6 +159,16 @@ class Presenter:
         if shown is not None and shown.throttle is not None:
             shown.throttle.poke(now=now, soon=soon)
 
+    def saw(self, interaction: discord.Interaction[CharlestonBot]) -> None:
+        """Someone used a command or pressed a button in a channel: if it is a table's thread and she is seated
+        there, her interaction's token may tell her of her moves privately there (her DMs being closed)."""
+        channel = interaction.channel_id
+        for shown in self.tables.values():
+            if shown.display.thread == channel and self.service.is_open(shown.table_id):
+                seat = self.service.view(shown.table_id).seat_of(interaction.user.id)
+                if seat is not None:
+                    self.dms.saw(shown.table_id, seat, interaction)
+
     def pressed(self, update: TableUpdate, interaction: discord.Interaction[CharlestonBot]) -> None:
         """A person moved with a button under the table message (the press deferred): the table message is brought
         up to date through the press, at once."""

@@ -51,7 +51,8 @@ async def move_people(service: TableService, table_id: int, mine: list[SeatUpdat
         assert player is not None
         before = service.seat_update(table_id, player)
         action = computer_move("normal", game, seat)
-        wild = isinstance(action, Discard) and action.tile in (Tile.J, Tile.F)  # a person confirms that discard
+        wild = isinstance(action, Discard) and action.tile == (Tile.F if table.rules.flowers_wild else Tile.J)
+        # a person confirms that she means to discard the wild tile
         update = await service.act(table_id, player, action_key(action), token=before.table.token, confirm=wild)
         if mine is not None:
             mine.append(update)
@@ -147,6 +148,6 @@ async def db(db_target: str, open_db: OpenDb) -> Database:
 
 
 def plain_tile(rack: Sequence[int]) -> int:
-    """A tile of ``rack`` that is not wild: a test's "any tile to discard" (discarding a joker, or a flower under
-    the 1946 rules, asks the player to confirm)."""
+    """A tile of ``rack`` that is neither a joker nor a flower: a test's "any tile to discard" (discarding the wild
+    tile, a joker or under the 1946 rules a flower, asks the player to confirm)."""
     return next(tile for tile in rack if tile not in (Tile.J, Tile.F))
