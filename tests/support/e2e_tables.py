@@ -42,7 +42,11 @@ async def seat_everyone(double: Double, bot: CharlestonBot, table_id: int, peopl
         message = lobby(double, table_id)
         assert message is not None
         assert await (await people[0].at(thread).click(message, f"ch:t:{table_id}:computer")).response() == 6
-    await double.wait_for(lambda: all(not s.empty for s in bot.service.view(table_id).seats), 5, "a full table")
+    def full() -> bool:
+        view = bot.service.view(table_id)
+        return sum(not s.empty for s in view.seats) == view.rules.players
+
+    await double.wait_for(full, 5, "a full table")
     message = lobby(double, table_id)
     assert message is not None
     await (await people[0].at(thread).click(message, f"ch:t:{table_id}:start")).response()
