@@ -26,6 +26,7 @@ class Budget:
     per_table_mean: float  # rate-limited requests a second per playing table, over the run
     per_table_busiest: float  # ... in the busiest second: its requests over the tables playing then
     busiest_second: int  # requests in that second
+    steady_busiest: float  # ... in the busiest second while every table was playing (the openings over)
     most_channel_writes: int  # the most writes to one channel within any 5 s
     channel_over: int  # channels that went over 5 writes in some 5 s
 
@@ -51,12 +52,14 @@ def budget(requests: Sequence[object], playing: Iterable[tuple[float, float]]) -
         for second in range(int(start), int(end) + 1):
             tables_at[second] += 1
     busiest = max(per_second, key=lambda s: per_second[s], default=None)
+    steady = [s for s in tables_at if tables_at[s] == len(spans)] if spans else []  # every table between deal and end
+    steady_busiest = max((per_second[s] / len(spans) for s in steady), default=0.0)
     most, over = _most_writes(requests)
     mean = sum(per_second[s] for s in tables_at) / sum(tables_at.values()) if tables_at else 0.0
     at_busiest = per_second[busiest] / max(1, tables_at[busiest]) if busiest is not None else 0.0
     return Budget(requests=len(limited), exempt=len(requests) - len(limited), per_table_mean=mean,
                   per_table_busiest=at_busiest, busiest_second=per_second[busiest] if busiest is not None else 0,
-                  most_channel_writes=most, channel_over=over)
+                  steady_busiest=steady_busiest, most_channel_writes=most, channel_over=over)
 
 
 def _most_writes(requests: Sequence[object]) -> tuple[int, int]:
