@@ -14,11 +14,12 @@ interaction" fallback and for budgeting writes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, TypeVar
@@ -263,7 +264,7 @@ class Door:
         self.timeout = timeout
         self.backoff = backoff or Backoff()
         self._expired: dict[int, None] = {}  # interactions found expired (the latest few): not tried again
-        self._writes: dict[int, deque[float]] = {}  # each channel's latest writes (time.monotonic)
+        self._writes: dict[int, deque[list[float]]] = {}  # each channel's latest writes (time.monotonic)
 
     def expired(self, interaction: discord.Interaction[CharlestonBot]) -> bool:
         """Whether Discord refused to let this interaction be answered (10062): the player saw it fail."""
@@ -298,44 +299,53 @@ class Door:
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
-    async def pace(self, channel_id: int) -> None:
-        """Wait, if need be, so that this channel gets no more than 5 writes in any 5 s."""
+    @contextlib.asynccontextmanager
+    async def pace(self, channel_id: int) -> AsyncIterator[None]:
+        """Around one write to a channel: wait, if need be, so that the channel gets no more than 5 writes in any
+        5 s as Discord counts them. A write's moment is when Discord has answered it (so, later than Discord got
+        it): the sixth starts 5 s after the first was done."""
         writes = self._writes.get(channel_id)
         if writes is None:
             if len(self._writes) > 4096:  # forget the channels written to longest ago
                 for old in list(self._writes)[:1024]:
                     del self._writes[old]
             writes = self._writes[channel_id] = deque(maxlen=CHANNEL_WRITES)
-        if len(writes) == CHANNEL_WRITES and (wait := writes[0] + CHANNEL_WINDOW - time.monotonic()) > 0:
-            writes.append(time.monotonic() + wait)  # this write's slot, taken now so others queue behind it
+        if len(writes) == CHANNEL_WRITES and (wait := writes[0][0] + CHANNEL_WINDOW - time.monotonic()) > 0:
+            slot = [time.monotonic() + wait]  # taken now, so that others queue behind it
+            writes.append(slot)
             await asyncio.sleep(wait)
-            return
-        writes.append(time.monotonic())
+        else:
+            slot = [time.monotonic()]
+            writes.append(slot)
+        try:
+            yield
+        finally:
+            slot[0] = max(slot[0], time.monotonic())
 
     async def send(self, channel_id: int, payload: Payload, what: str, *, table: int | None = None,
                    mentions: discord.AllowedMentions | None = None) -> discord.Message:
         """Post a message in a channel, thread or DM channel."""
         channel = self._channel(channel_id)
-        await self.pace(channel_id)
-        return await self.call(lambda: channel.send(content=payload.content, files=payload.files,
-                                                    view=payload.view or discord.utils.MISSING,
-                                                    allowed_mentions=mentions or discord.utils.MISSING),
-                               what, table=table)
+        async with self.pace(channel_id):
+            return await self.call(lambda: channel.send(content=payload.content, files=payload.files,
+                                                        view=payload.view or discord.utils.MISSING,
+                                                        allowed_mentions=mentions or discord.utils.MISSING),
+                                   what, table=table)
 
     async def edit(self, channel_id: int, message_id: int, payload: Payload, what: str, *,
                    table: int | None = None) -> discord.Message:
         """Edit one of the bot's messages into ``payload`` (its new files replace the old ones but those kept)."""
         message = self._channel(channel_id).get_partial_message(message_id)
-        await self.pace(channel_id)
-        return await self.call(lambda: message.edit(content=payload.content, attachments=payload.attachments,
-                                                    view=payload.view), what, table=table)
+        async with self.pace(channel_id):
+            return await self.call(lambda: message.edit(content=payload.content, attachments=payload.attachments,
+                                                        view=payload.view), what, table=table)
 
     async def delete(self, channel_id: int, message_id: int, what: str, *, table: int | None = None) -> bool:
         """Delete one of the bot's messages (tried a few times); False if it could not be (logged already)."""
         message = self._channel(channel_id).get_partial_message(message_id)
-        await self.pace(channel_id)
         try:
-            await self.call(message.delete, what, table=table, attempts=3)
+            async with self.pace(channel_id):
+                await self.call(message.delete, what, table=table, attempts=3)
         except DiscordFailure as failure:
             return failure.kind is Failure.MESSAGE_GONE
         return True
@@ -372,9 +382,6 @@ class Door:
                       table: int | None = None, attempts: int = 1) -> discord.Message | None:
         """DM a user (through the DM channel already known, else after looking the user up once); None when their
         DMs are closed."""
-        if channel_id is not None:
-            await self.pace(channel_id)
-
         async def send() -> discord.Message:
             if channel_id is not None:
                 channel: discord.abc.Messageable = self.bot.get_partial_messageable(
@@ -385,7 +392,10 @@ class Door:
                                       view=payload.view or discord.utils.MISSING,
                                       allowed_mentions=discord.AllowedMentions.none())
         try:
-            return await self.call(send, what, table=table, attempts=attempts)
+            if channel_id is None:
+                return await self.call(send, what, table=table, attempts=attempts)
+            async with self.pace(channel_id):
+                return await self.call(send, what, table=table, attempts=attempts)
         except DiscordFailure as failure:
             if failure.kind is Failure.DMS_CLOSED:
                 return None

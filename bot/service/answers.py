@@ -6,8 +6,9 @@
 - A Mah Jongg at stake: a Pass (on a discard she could win on), a discard (with a Mah Jongg on her own tiles) or
   East's first Charleston pass (with her dealt hand complete) is refused with :class:`MahJonggAtStake` unless the
   player confirms it; the caller then offers "Mah Jongg!" or the move anyway.
-- A misclick guard: discarding a joker (under the 1946 rules, a flower: the wild tile) is a tap easily made by
-  mistake and never taken back, so it is refused with :class:`NeedsConfirmation` unless the player confirms it.
+- A misclick guard: discarding a joker is a tap easily made by mistake and never taken back, so it is refused
+  with :class:`NeedsConfirmation` unless the player confirms it (under the 1946 rules there are no jokers, and
+  their wild tile, the flower, may never be discarded).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from bot.engine.game import Game
 from bot.engine.legal import legal_actions
 from bot.engine.state import Phase
 from bot.engine.tiles import Tile, name
-from bot.engine.wording import wild_word
 
 from .errors import ErrorKind, MahJonggAtStake, NeedsConfirmation
 from .keys import action_key
@@ -63,13 +63,9 @@ def refuse_throwing_away_mahjong(game: Game, seat: int, action: Action) -> None:
 
 
 def refuse_discarding_wild(game: Game, seat: int, action: Action) -> None:
-    """Raise :class:`NeedsConfirmation` if ``action`` discards the table's wild tile (a joker; a flower under the
-    1946 rules)."""
-    if not isinstance(action, Discard):
+    """Raise :class:`NeedsConfirmation` if ``action`` discards a joker (the 1946 rules have none, and never let a
+    flower, their wild tile, be discarded: P13)."""
+    if not isinstance(action, Discard) or action.tile != Tile.J:
         return
-    wild = Tile.F if game.state.rules.flowers_wild else Tile.J
-    if action.tile != wild:
-        return
-    word = wild_word(wild, 1)
-    raise NeedsConfirmation(ErrorKind.CONFIRM, f"Discard a {word}? A discard can't be taken back, and a {word} "
-                            "is worth keeping.", f"Discard the {word}")
+    raise NeedsConfirmation(ErrorKind.CONFIRM, "Discard a joker? A discard can't be taken back, and a joker is worth "
+                            "keeping.", "Discard the joker")

@@ -353,9 +353,8 @@ class TableService(GamePlay, TableLookup):
         """A player's move, given as an action or an action key. With ``token`` (the decision the button was drawn
         for), the move is refused once that decision is over, and accepted while it is open, whatever else
         happened meanwhile. A pass or discard that would throw away a Mah Jongg she can claim now is refused
-        with :class:`~bot.service.errors.MahJonggAtStake` unless ``confirm``, and so is discarding the wild tile (a
-        joker, or a flower under the 1946 rules) with :class:`~bot.service.errors.NeedsConfirmation`. Returns the
-        mover's own update."""
+        with :class:`~bot.service.errors.MahJonggAtStake` unless ``confirm``, and so is discarding a joker with
+        :class:`~bot.service.errors.NeedsConfirmation`. Returns the mover's own update."""
         table = self.table(table_id)
         async with table.lock:
             game = self._require_game(table)

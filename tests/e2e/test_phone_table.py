@@ -14,7 +14,7 @@ from pathlib import Path
 from support.discord_double import Double
 from support.discord_double.models import Message
 from support.discord_double.players import Sent
-from support.e2e_tables import finish, open_table, seat_everyone
+from support.e2e_tables import finish, most_channel_writes, open_table, seat_everyone
 from support.game_driver import Driver, Person, greedy, make_bot
 
 from bot.engine.tiles import Tile
@@ -120,6 +120,7 @@ async def test_P10_a_solo_game_at_default_options_never_waits_on_a_call_window_s
         at, cause = answered[window]
         assert cause is Cause.AUTO and at - opened[window] < 2.0, (window, cause, at - opened[window])
     assert could & set(opened), "and some she could: those waited for her"
+    assert most_channel_writes(discord_double) <= 5, "never more than 5 writes in 5 s to one channel or DM"
     passes = [i for i in discord_double.world.interactions.values() if i.user is alice.user
               and str(i.data.get("custom_id", "")).endswith(":p")]
     assert all(str(i.data["custom_id"]).split(":")[3] in could for i in passes)

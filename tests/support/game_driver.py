@@ -160,8 +160,7 @@ class Driver:
 
     async def _confirm(self, person: Person, sent, action: Action):  # type: ignore[no-untyped-def]
         """A discard of a joker is asked about (a misclick guard): she meant it, so she confirms."""
-        wild = Tile.F if self.live.rules.flowers_wild else Tile.J
-        if not (isinstance(action, Discard) and action.tile == wild):
+        if not (isinstance(action, Discard) and action.tile == Tile.J):
             return sent
         asked = await self.double.wait_for(lambda: next((m for m in sent.interaction.followups
                                                          if any(c.startswith("ch:y:") for c in m.custom_ids)), None),

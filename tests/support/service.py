@@ -51,9 +51,8 @@ async def move_people(service: TableService, table_id: int, mine: list[SeatUpdat
         assert player is not None
         before = service.seat_update(table_id, player)
         action = computer_move("normal", game, seat)
-        wild = isinstance(action, Discard) and action.tile == (Tile.F if table.rules.flowers_wild else Tile.J)
-        # a person confirms that she means to discard the wild tile
-        update = await service.act(table_id, player, action_key(action), token=before.table.token, confirm=wild)
+        joker = isinstance(action, Discard) and action.tile == Tile.J  # she confirms she means to discard a joker
+        update = await service.act(table_id, player, action_key(action), token=before.table.token, confirm=joker)
         if mine is not None:
             mine.append(update)
         made += 1
