@@ -115,6 +115,12 @@ class Person:
         table = self.table_message()
         return self.own() is not None or (table is not None and any(c.endswith(":p") for c in table.custom_ids))
 
+    def lobby_start(self) -> tuple[Message, str] | None:
+        """The table message's Start (Deal again, once a game has ended) and its custom_id, if it shows one."""
+        table = self.table_message()
+        found = next((c for c in table.custom_ids if c.endswith(":start")), None) if table else None
+        return (table, found) if table is not None and found is not None else None
+
     def table_message(self) -> Message | None:
         """The table message in her guild's thread."""
         for thread in self.double.world.threads(self.guild):
