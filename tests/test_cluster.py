@@ -137,3 +137,15 @@ async def test_commands_are_synced_by_the_process_of_shard_0_once_per_command_se
 async def test_the_cluster_tables_stay_out_of_the_schema_sqlite_shares(url: str, open_db: OpenDb) -> None:
     db: Database = await open_db(url)
     assert not [name for name in await db.table_columns() if name.startswith("cluster")]
+
+
+async def test_a_cluster_knows_when_the_connection_holding_its_shards_drops(join: Join) -> None:
+    high = await join(HIGH)
+    low = await join(LOW)
+    ended = await low.db.fetchval("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                  "WHERE application_name = 'charleston shards' AND datname = current_database() "
+                                  "AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = 2)")
+    assert ended == 1
+    await asyncio.wait_for(high.lost.wait(), 10)  # the bot stops: another process may take its shards now
+    assert not low.lost.is_set()
+    assert await low.hand_over(2, "{}") is Handover.DOWN
