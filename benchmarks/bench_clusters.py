@@ -114,7 +114,9 @@ async def discord_part(url: str, args: argparse.Namespace, folder: Path) -> None
     for n in range(args.tables):
         for cluster, shards in enumerate(CLUSTERS):
             guilds[cluster].append(double.add_guild(f"Guild {cluster}-{n}", shard=shards[n % len(shards)]))
-    processes = [await _launch(double, url, shards, folder / f"cluster-{c}.log") for c, shards in enumerate(CLUSTERS)]
+    logs = Path(args.logs) if args.logs else folder
+    logs.mkdir(parents=True, exist_ok=True)
+    processes = [await _launch(double, url, shards, logs / f"cluster-{c}.log") for c, shards in enumerate(CLUSTERS)]
     try:
         await double.wait_for(lambda: double.gateway.shards_connected() == set(range(COUNT)), 120, "4 shards")
         await double.wait_for_commands("table", guild=False, timeout=60)
@@ -208,6 +210,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=90.0, help="seconds of play after the last deal")
     parser.add_argument("--store-tables", type=int, default=25, help="tables per process in the store part")
     parser.add_argument("--store-seconds", type=float, default=15.0)
+    parser.add_argument("--logs", default=None, help="a folder to keep the bot processes' logs in")
     parser.add_argument("--skip-store", action="store_true")
     parser.add_argument("--skip-discord", action="store_true")
     parser.add_argument("--store-worker", default=None, help=argparse.SUPPRESS)

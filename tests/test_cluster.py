@@ -121,8 +121,9 @@ async def test_the_owner_of_a_table_or_of_a_players_one_table(join: Join, url: s
     assert await low.owner_of_table(999) is None
     assert await low.owner_for_player(ALICE) == 2
     assert await low.owner_for_player(BOB) is None  # two tables: the command must say which (in its thread)
-    await service.close_table(first)
-    assert await low.owner_of_table(first) is None
+    closed = (await service.create_table(on_shard(3), 1)).table_id
+    await service.close_table(closed)
+    assert await low.owner_of_table(closed) is None
 
 
 async def test_commands_are_synced_by_the_process_of_shard_0_once_per_command_set(join: Join) -> None:

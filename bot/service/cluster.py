@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -29,6 +30,7 @@ log = logging.getLogger("charleston.cluster")
 CLAIM_WINDOW = 1.5  # seconds the owner has to take an interaction handed to it (Discord waits 3 s for an answer)
 IDENTIFY_SPACING = 6.0  # Discord allows an IDENTIFY per bucket per 5 s; 1 s more for the way from here to Discord
 RESTARTING = "This table is restarting, try again in a moment."
+REMEMBERED = 10_000  # tables whose shard the process of shard 0 remembers
 
 
 class Handover(Enum):
@@ -70,6 +72,7 @@ class Cluster:
         self.shards = shards
         self._locks = locks
         self._deliver: Callable[[str], None] | None = None
+        self._table_shards: OrderedDict[int, int] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self.delivered = 0  # interactions taken from this process's inbox
         self.handed = 0  # interactions handed to other processes (delivered or not)
@@ -121,9 +124,18 @@ class Cluster:
             self._deliver(payload)
 
     async def owner_of_table(self, table_id: int) -> int | None:
-        """The shard whose process owns an open table (None: no such open table)."""
+        """The shard whose process owns an open table (None: no such open table). A table never changes guild, so
+        the answer is remembered (for the :data:`REMEMBERED` tables looked up last)."""
+        if (shard := self._table_shards.get(table_id)) is not None:
+            self._table_shards.move_to_end(table_id)
+            return shard
         guild = await store.table_guild(self.db, table_id)
-        return None if guild is None else self.shards.of(guild)
+        if guild is None:
+            return None
+        self._table_shards[table_id] = shard = self.shards.of(guild)
+        while len(self._table_shards) > REMEMBERED:
+            self._table_shards.popitem(last=False)
+        return shard
 
     async def owner_for_player(self, player_id: int) -> int | None:
         """The shard owning the one open table where a person has a seat (None: they have none, or several)."""
@@ -135,9 +147,9 @@ class Cluster:
         if shard in self.shards.ids:
             return Handover.LOCAL
         self.handed += 1
-        if not await store.shard_held(self.db, shard):
-            return Handover.DOWN
         inbox_id = await store.post(self.db, shard, payload)
+        if inbox_id is None:
+            return Handover.DOWN  # nobody runs the shard: known at once
         await asyncio.sleep(CLAIM_WINDOW)
         return Handover.DOWN if await store.take_back(self.db, inbox_id) else Handover.DELIVERED
 
