@@ -115,7 +115,7 @@ class Cluster:
 
     async def _take(self, inbox_id: int) -> None:
         try:
-            payload = await store.take(self.db, inbox_id)
+            payload = await self._locks.take(inbox_id)
         except Exception:
             log.exception("BUG: inbox %d: taking a handed-over interaction failed", inbox_id)
             return
@@ -147,11 +147,11 @@ class Cluster:
         if shard in self.shards.ids:
             return Handover.LOCAL
         self.handed += 1
-        inbox_id = await store.post(self.db, shard, payload)
+        inbox_id = await self._locks.post(shard, payload)
         if inbox_id is None:
             return Handover.DOWN  # nobody runs the shard: known at once
         await asyncio.sleep(CLAIM_WINDOW)
-        return Handover.DOWN if await store.take_back(self.db, inbox_id) else Handover.DELIVERED
+        return Handover.DOWN if await self._locks.take(inbox_id) is not None else Handover.DELIVERED
 
     async def identify_turn(self, shard: int, max_concurrency: int, spacing: float = IDENTIFY_SPACING) -> None:
         """Wait for the shard's bucket's turn to IDENTIFY, across every process of the bot."""

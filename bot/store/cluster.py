@@ -10,9 +10,11 @@ it (TCP keepalives: idle 10 s, then every 5 s, 3 probes), so a machine that vani
 
 **The inbox.** An interaction for a table another process runs is written to ``cluster_inbox`` (an UNLOGGED table:
 nothing in it outlives a few seconds) and announced with ``NOTIFY charleston_shard_<n>`` carrying the row's id, in
-one transaction (:func:`post`). The process running shard n LISTENs on that channel and takes the row with one
-``DELETE ... RETURNING`` (:func:`take`); the poster takes it back the same way if nobody has after a moment
-(:func:`take_back`). Whoever deletes the row answers the interaction: never both, never neither.
+one statement (:meth:`ShardLocks.post`). The process running shard n LISTENs on that channel and takes the row with
+one ``DELETE ... RETURNING`` (:meth:`ShardLocks.take`); the poster takes it back the same way if nobody has after a
+moment. Whoever deletes the row answers the interaction: never both, never neither. These statements go through
+two connections of the process's own (``synchronous_commit = off``), never queued behind the games' writes: a
+hand-over is on the way to a person's first answer, the games' writes are not.
 
 **IDENTIFY.** Discord allows ``max_concurrency`` IDENTIFYs per 5 s, one per bucket (``shard % max_concurrency``),
 across every process of the bot. :func:`identify_turn` takes a bucket's turn in one upsert, by the server's clock.
@@ -35,6 +37,11 @@ if TYPE_CHECKING:
     import asyncpg
 
 SHARD_LOCK = 0x43480053  # the first key of a shard's advisory lock (the second is the shard id)
+HAND_OVER_CONNECTIONS = 2  # a process's own connections for handing interactions over
+# Whether a shard's lock is held (by any process), with placeholders for the lock's two keys.
+_HELD = ("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE "
+         "datname = current_database()) AND classid::bigint = {lock} AND objid::bigint = {shard} AND objsubid = 2 "
+         "AND granted")
 KEEPALIVE = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3"}
 
 
@@ -48,11 +55,13 @@ class ShardTaken(DatabaseProblem):
 
 
 class ShardLocks:
-    """A process's own connection to the database: it holds the advisory lock of every shard the process runs and
-    listens for the interactions other processes hand to those shards."""
+    """A process's own connections to the database: one holds the advisory lock of every shard the process runs
+    and listens for the interactions other processes hand to those shards; a small pool of its own carries the
+    hand-overs."""
 
-    def __init__(self, conn: asyncpg.Connection, shards: tuple[int, ...]) -> None:
+    def __init__(self, conn: asyncpg.Connection, pool: asyncpg.Pool, shards: tuple[int, ...]) -> None:
         self._conn = conn
+        self._pool = pool
         self.shards = shards
         self.lost = asyncio.Event()  # the connection dropped: the locks are gone with it
 
@@ -64,15 +73,22 @@ class ShardLocks:
         holder if one stays."""
         if not isinstance(db, PostgresDatabase):
             raise DatabaseProblem("several bot processes need a PostgreSQL database (CHARLESTON_DB=postgresql://...)")
-        conn = await _asyncpg().connect(db.url, server_settings={"application_name": "charleston shards",
-                                                                 **KEEPALIVE})
-        locks = cls(conn, tuple(shards))
+        asyncpg = _asyncpg()
+        conn = await asyncpg.connect(db.url, server_settings={"application_name": "charleston shards", **KEEPALIVE})
+        try:
+            pool = await asyncpg.create_pool(db.url, min_size=HAND_OVER_CONNECTIONS, max_size=HAND_OVER_CONNECTIONS,
+                                             server_settings={"application_name": "charleston hand-over",
+                                                              "synchronous_commit": "off"})
+        except BaseException:
+            await conn.close()
+            raise
+        locks = cls(conn, pool, tuple(shards))
         try:
             for shard in locks.shards:
                 await conn.add_listener(channel(shard), lambda _c, _pid, _ch, payload: deliver(int(payload)))
             await locks._take_all(wait)
         except BaseException:
-            await conn.close()
+            await locks.close()
             raise
         conn.add_termination_listener(lambda _conn: locks.lost.set())
         return locks
@@ -102,47 +118,35 @@ class ShardLocks:
         where = row["client_hostname"] or row["client_addr"] or "this machine"
         return f"its database session is PostgreSQL pid {row['pid']}, from {where}"
 
+    async def post(self, shard: int, payload: str) -> int | None:
+        """Put an interaction in a shard's inbox and announce it, if some process runs the shard; returns the row's
+        id (None: nobody runs it, nothing was written). One statement: one round trip."""
+        found = await self._pool.fetchval(
+            f"WITH held AS ({_HELD.format(lock='$1', shard='$2')}), "
+            "posted AS (INSERT INTO cluster_inbox (shard, payload) SELECT $2, $3 WHERE EXISTS (SELECT 1 FROM held) "
+            "RETURNING inbox_id) "
+            "SELECT inbox_id FROM posted, LATERAL (SELECT pg_notify($4, posted.inbox_id::text)) AS announced",
+            SHARD_LOCK, shard, payload, channel(shard))
+        return None if found is None else int(found)
+
+    async def take(self, inbox_id: int) -> str | None:
+        """Take an interaction out of the inbox (None if another process took it: it is theirs to answer)."""
+        found = await self._pool.fetchval("DELETE FROM cluster_inbox WHERE inbox_id = $1 RETURNING payload", inbox_id)
+        return None if found is None else str(found)
+
     async def close(self) -> None:
         """Let go of the shards (closing the connection releases every lock it holds)."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._pool.close(), timeout=5)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._conn.close(), timeout=5)
         if not self._conn.is_closed():
             self._conn.terminate()
 
 
-_HELD = ("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE "
-         "datname = current_database()) AND classid::bigint = ? AND objid::bigint = ? AND objsubid = 2 AND granted")
-
-
 async def shard_held(db: Database, shard: int) -> bool:
     """Whether some process runs ``shard`` now (holds its lock)."""
-    return bool(await db.fetchval(f"SELECT EXISTS ({_HELD})", (SHARD_LOCK, shard)))
-
-
-async def post(db: Database, shard: int, payload: str) -> int | None:
-    """Put an interaction in a shard's inbox and announce it, if some process runs the shard; returns the row's id
-    (None: nobody runs it, nothing was written). One statement, so one round trip: the hand-over's latency is the
-    sum of its round trips, each a wake-up of several processes on a busy machine."""
-    async with db.single_statement(durable=False) as conn:
-        found = await conn.fetchval(
-            f"WITH held AS ({_HELD}), "
-            "posted AS (INSERT INTO cluster_inbox (shard, payload) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM held) "
-            "RETURNING inbox_id) "
-            "SELECT inbox_id FROM posted, LATERAL (SELECT pg_notify(?, posted.inbox_id::text)) AS announced",
-            (SHARD_LOCK, shard, shard, payload, channel(shard)))
-    return None if found is None else int(found)
-
-
-async def take(db: Database, inbox_id: int) -> str | None:
-    """Take an interaction out of the inbox (None if another process took it: it is theirs to answer)."""
-    async with db.single_statement(durable=False) as conn:
-        found = await conn.fetchval("DELETE FROM cluster_inbox WHERE inbox_id = ? RETURNING payload", (inbox_id,))
-    return None if found is None else str(found)
-
-
-async def take_back(db: Database, inbox_id: int) -> bool:
-    """Take back an interaction nobody took; False if its shard's process took it."""
-    return await take(db, inbox_id) is not None
+    return bool(await db.fetchval(f"SELECT EXISTS ({_HELD.format(lock='?', shard='?')})", (SHARD_LOCK, shard)))
 
 
 async def clear_stale(db: Database, shards: Sequence[int], seconds: float = 60.0) -> int:
