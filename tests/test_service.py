@@ -267,3 +267,16 @@ async def test_a_process_restores_only_the_tables_of_its_shards(db_target: str, 
     assert sorted(t.row.guild_id for t in second.tables.values()) == [guilds[n] for n in (1, 3, 5, 7)]
     for table in second.tables.values():
         assert table.game is not None and table.version == first.tables[table.table_id].version
+
+
+async def test_a_command_typed_in_a_dm_means_the_callers_only_table_anywhere(db: Database) -> None:
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
+    first = (await service.create_table(111 << 22, 5)).table_id
+    await service.join(first, ALICE, "Alice")
+    assert service.table_for(0, 77, ALICE) == first  # a DM: guild 0, the DM channel
+    second = (await service.create_table(222 << 22, 6)).table_id
+    await service.join(second, ALICE, "Alice")
+    with pytest.raises(TableError) as several:
+        service.table_for(0, 77, ALICE)
+    assert several.value.kind is ErrorKind.NO_TABLE
+    assert service.table_for(222 << 22, 9, ALICE) == second  # in a guild, that guild's one

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import datetime
 
 from bot.ai.players import LEVELS
@@ -75,12 +75,18 @@ class TableService(GamePlay, TableLookup):
 
     @classmethod
     async def open(cls, path: str, *, clock: Clock | None = None, computer_delay: float = 1.5,
-                   seeds: Iterator[int] | None = None, thinkers: int | None = 0) -> TableService:
-        """Open (and migrate) the database at ``path`` and restore every open table from it."""
+                   seeds: Iterator[int] | None = None, thinkers: int | None = 0,
+                   shards: tuple[int, tuple[int, ...]] | None = None,
+                   before_restore: Callable[[Database], Awaitable[None]] | None = None) -> TableService:
+        """Open (and migrate) the database at ``path`` and restore every open table from it (with ``shards``, only
+        those of the guilds on these Discord shards: see :meth:`restore`); ``before_restore`` runs first (a
+        cluster takes its shards there, so no other process restores the same tables)."""
         db = await Database.open(path)
         try:
+            if before_restore is not None:
+                await before_restore(db)
             service = cls(db, clock=clock, computer_delay=computer_delay, seeds=seeds, thinkers=thinkers)
-            await service.restore()
+            await service.restore(shards)
         except BaseException:
             await db.close()
             raise

@@ -22,7 +22,10 @@ PROCESS = Path(__file__).resolve().parents[1] / "support" / "league_bot_process.
 async def _start(double: Double, db: Path, clock: Path, run: int) -> asyncio.subprocess.Process:
     log = (db.parent / f"run-{run}.log").open("wb")  # a file, not a pipe nobody reads while it runs
     process = await asyncio.create_subprocess_exec(
-        sys.executable, str(PROCESS), env=bot_env(double, db, CHARLESTON_TEST_CLOCK=str(clock)),
+        # Computers think and images are drawn in the bot's own process: on a loaded machine, spawning worker
+        # processes took longer than the 5 s the test gives /table start to answer.
+        sys.executable, str(PROCESS), env=bot_env(double, db, CHARLESTON_TEST_CLOCK=str(clock),
+                                                   CHARLESTON_THINK_WORKERS="0", CHARLESTON_RENDER_WORKERS="0"),
         cwd=str(db.parent), stdout=log, stderr=log)
     log.close()
     try:
