@@ -80,10 +80,10 @@ async def kill(cluster: Cluster) -> None:
 
 
 def _decision(message: Message) -> str | None:
-    """The custom_id on a player's own message that makes a move (what a simple player would use first): stop the
-    Charleston, offer the courtesy, discard, pass; else the tile pick."""
-    ids = message.custom_ids
-    for suffix in (":v.0", ":co.", ":p"):
+    """The custom_id on a player's own message that makes a move (what a simple player would use first): Mah Jongg,
+    stop the Charleston, offer the courtesy, discard (not a joker), pass; else the tile pick."""
+    ids = [cid for cid in message.custom_ids if not cid.endswith(":d.J")]  # a joker's discard asks first
+    for suffix in (":cm", ":m", ":v.0", ":co.", ":p"):  # a Mah Jongg first: a Pass that lets one go asks first
         found = next((cid for cid in ids if cid.startswith("ch:a:") and cid.endswith(suffix)), None)
         if found:
             return found
