@@ -19,6 +19,7 @@ table's display record (:class:`bot.service.display.Display`), kept by the servi
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -106,14 +107,21 @@ class Presenter:
             throttle.stop()
 
     async def refresh_all(self) -> None:
-        """After a start-up: bring every open table's message and every player's DM up to date."""
+        """After a start-up, bring up to date only what changed while the bot was down (a big bot's start-up must
+        not spend its request budget redrawing a thousand tables): a table message whose mark differs from the one
+        it was last written with, and the DM of a player whose decision's DM was never sent. Everything else is
+        brought up to date by the next change at its table; its buttons work meanwhile."""
         for table_id in self.service.table_ids():
             update = self.service.snapshot(table_id)
-            self.on_table(update)
+            if update.view.display.shown != mark(update):
+                self.on_table(update)
             if update.view.game is None:
                 continue
             for player in update.view.people:
-                self.dms.on_seat(self.service.seat_update(table_id, player))
+                mine = self.service.seat_update(table_id, player)
+                sent = update.view.display.dms.get(mine.seat)
+                if mine.awaited and look.actionable(mine) and (sent is None or sent.token != mine.table.token):
+                    self.dms.on_seat(mine)
 
     async def settle(self) -> None:
         """Wait until every pending message update is done (tests, shutdown); retries waiting on Discord aside."""
@@ -232,12 +240,14 @@ class Presenter:
         payload = await self._payload(shown, update)
         look_now = _looks(payload)
         press, shown.press = shown.press, None
+        marked = mark(update)
         if old is not None and not shown.below:
             if look_now == shown.shown:
                 return  # it shows this already
             try:
                 await self._edit_table(shown, thread, old, payload.keep(shown.picture, old), press)
                 shown.shown = look_now
+                await self.remember(shown, lambda d: d.with_shown(marked))
                 return
             except DiscordFailure as failure:
                 if failure.kind is not Failure.MESSAGE_GONE:
@@ -246,7 +256,7 @@ class Presenter:
                 payload = await self._payload(shown, update)
         sent = await door.send(thread, payload, "post the table message", table=table_id)
         shown.below, shown.shown, shown.picture = False, look_now, Picture.of(sent, payload)
-        await self.remember(shown, lambda d: d.with_message(sent.id))
+        await self.remember(shown, lambda d: d.with_message(sent.id).with_shown(marked))
         if old is not None:
             await door.delete(thread, old, "delete the old table message", table=table_id)
 
@@ -321,6 +331,16 @@ class Presenter:
         await shown.throttle.settle()
         table_id = update.table.table_id
         return not self.service.is_open(table_id) or update.seat not in self.service.display(table_id).dms_closed
+
+
+def mark(update: TableUpdate) -> str:
+    """A short mark of the table's state as its message shows it (kept in its display record, so that a restart
+    redraws only a table that changed while the bot was down)."""
+    view = update.view
+    seats = tuple((s.player_id, s.name, s.computer_level, s.away) for s in view.seats)
+    state = (update.phase, update.token, update.awaiting, update.deadline, view.status,
+             view.game.to_json() if view.game is not None else None, seats, sorted(view.display.dms_closed))
+    return hashlib.blake2b(repr(state).encode(), digest_size=8).hexdigest()
 
 
 def _looks(payload: Payload) -> tuple[object, ...]:

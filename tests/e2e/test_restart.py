@@ -18,7 +18,7 @@ from bot.store.db import Database
 def _decision(message: Message) -> str | None:
     """A custom_id on a player's own message that makes a move (the first one a simple player would use)."""
     ids = [cid for cid in message.custom_ids if not cid.endswith((":d.J", ":d.F"))]  # a joker asks to confirm
-    for prefix in (":v.0", ":co.", ":d.", ":p"):
+    for prefix in (":cm", ":m", ":v.0", ":co.", ":d.", ":p"):  # a Mah Jongg first (a Pass letting one go asks)
         found = next((cid for cid in ids if (cid.startswith("ch:a:") and cid.endswith(prefix))
                       or (prefix == ":d." and cid.startswith("ch:a:") and ":d." in cid)), None)
         if found:
