@@ -5,7 +5,7 @@ The table message carries the table image, whose turn, the countdown, the latest
 edited in place; it is posted afresh at the bottom of the thread when something else was posted under it (the
 results, or players talking), so it stays where a phone shows it. Discord's requests are a budget (docs/
 architecture.md, *Spending Discord's budget*): the table message is edited only when what it shows changed,
-computers' moves gather into one edit every few seconds (six times ``interval``), and what someone at the table
+computers' moves gather into one edit every few seconds (eight times ``interval``), and what someone at the table
 must see is shown within ``interval``: the lobby, the deal, the end, and a decision awaiting a person who plays
 from the thread (her DMs closed or failing). A press under the table message is answered by editing it through
 the press itself, and a picture that did not change is kept rather than uploaded again.
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from .app import CharlestonBot
 
 log = logging.getLogger("charleston.discord")
-CALM = 6  # computers' moves gather into one table-message edit per this many intervals
+CALM = 8  # computers' moves gather into one table-message edit per this many intervals
 # What the table message must show at once: the lobby, the deal, someone back, the table closed.
 AT_ONCE = frozenset({Cause.CREATE, Cause.JOIN, Cause.LEAVE, Cause.COMPUTER, Cause.START, Cause.BACK, Cause.CLOSE,
                      Cause.SHOW})
@@ -152,7 +152,9 @@ class Presenter:
 
     def _pressing(self, update: TableUpdate) -> bool:
         """Whether someone at the table must see this change soon, not with the computers' next moves: the lobby,
-        the deal, the end, or a decision awaiting a person who plays from the thread (her DMs closed or failing)."""
+        the deal, the end, or a decision awaiting a person who plays from the thread (her DMs closed or failing).
+        A person playing from her DM is told of her decisions there (a decision put to her does not hurry the
+        table message: measured, that doubled its edits)."""
         view = update.view
         if update.cause in AT_ONCE or view.game is None or update.phase in (TablePhase.FINISHED, TablePhase.LOBBY):
             return True
