@@ -141,8 +141,8 @@ class Driver:
                                        self.patience,
                                        f"the table to draw for {person.player}")
             return
-        if isinstance(action, (PassCall, Hold)) and not isinstance(action, Call):
-            sent = await self._from_table(person, token, action_key(action))
+        if isinstance(action, (PassCall, Hold)) and not isinstance(action, Call) and not person.player.user.dms_open:
+            sent = await self._from_table(person, token, action_key(action))  # her DM can't offer it: the table's
         else:
             message = await self._own_message(person, token, action)
             sent = None if message is None else await self._press(person, message, token, action)
