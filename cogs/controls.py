@@ -24,8 +24,9 @@ from bot.service.updates import SeatUpdate
 
 from . import components as c
 from . import look
-from .door import Door, Payload
+from .door import Door
 from .ids import Helper
+from .payload import Payload
 from .replies import report_error
 
 if TYPE_CHECKING:

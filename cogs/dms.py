@@ -27,7 +27,8 @@ from bot.service.tables import TableService
 from bot.service.updates import SeatUpdate, TablePhase
 
 from . import look
-from .door import DiscordFailure, Failure, Hook, Payload, Picture
+from .door import DiscordFailure, Failure, Hook
+from .payload import Payload, Picture
 from .throttle import Throttle
 
 if TYPE_CHECKING:

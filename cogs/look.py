@@ -20,8 +20,8 @@ from bot.service.updates import SeatUpdate, TablePhase, TableUpdate, TableView
 from renderers import render_card
 
 from . import components as c
-from .door import Payload, digest
 from .drawing import Drawing
+from .payload import Payload, digest
 
 LOG_LINES = 8  # recent events shown in the table message
 RULES = {"nmjl": "NMJL rules", "nmjl-1946": "1946 rules", "classical": "classical game"}

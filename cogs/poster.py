@@ -20,8 +20,9 @@ from bot.service.leagues import WeekStandings
 from bot.service.weekly import PostJob, WeeklyPosts
 from bot.service.weeks import week_name
 
-from .door import DiscordFailure, Failure, Payload
+from .door import DiscordFailure, Failure
 from .league_look import week_headline, week_message
+from .payload import Payload
 
 if TYPE_CHECKING:
     from .app import CharlestonBot

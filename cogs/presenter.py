@@ -36,7 +36,8 @@ from bot.service.updates import Cause, SeatUpdate, TablePhase, TableUpdate
 
 from . import look
 from .dms import Dms, ShownSeat
-from .door import DiscordFailure, Failure, Hook, Payload, Picture
+from .door import DiscordFailure, Failure, Hook
+from .payload import Payload, Picture
 from .throttle import Throttle
 
 if TYPE_CHECKING:
