@@ -14,12 +14,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service.clock import Clock
+from bot.service.cluster import Shards
 from bot.service.leagues import LeagueService
 from bot.service.tables import TableService
-from bot.service.weekly import WeeklyPosts
+from bot.service.weekly import DEFAULT_OWNER, WeeklyPosts
 from bot.settings import Settings
 
-from .components import DYNAMIC_ITEMS
+from .cluster import ClusterRouter
+from .components import DYNAMIC_ITEMS, answer_removed, shows_component
 from .controls import Controls
 from .door import Backoff, Door
 from .drawing import Drawing
@@ -67,6 +69,10 @@ class CharlestonBot(commands.Bot):
         self.presenter = Presenter(self, settings.refresh_seconds)
         self.keeper = Keeper(self)
         self.controls = Controls(self)
+        # Several processes, each running some of the shards (cogs/cluster.py); None: this process runs them all.
+        self.cluster: ClusterRouter | None = None
+        if settings.sharded and settings.shard_count is not None and settings.shard_ids is not None:
+            self.cluster = ClusterRouter(self, Shards(settings.shard_count, settings.shard_ids))
 
     @property
     def service(self) -> TableService:
@@ -92,9 +98,12 @@ class CharlestonBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open and migrate the database, restore every open table (and the cards servers imported), load the
         cogs, start the clock and the weekly poster, sync."""
+        cluster = self.cluster
         self._service = service = await TableService.open(self.settings.db_path, clock=self._clock,
                                                           computer_delay=self._computer_delay, seeds=self._seeds,
-                                                          thinkers=self.settings.think_workers)
+                                                          thinkers=self.settings.think_workers,
+                                                          shards=cluster.restored if cluster else None,
+                                                          before_restore=cluster.join if cluster else None)
         self._leagues = LeagueService(service.db, service.clock)
         imported = await self._leagues.cards.load_all()  # restoring the tables registered them already
         self._leagues.watch(service)
@@ -107,13 +116,29 @@ class CharlestonBot(commands.Bot):
         self.presenter.start()
         await self.presenter.refresh_all()
         self._clock_task = asyncio.create_task(self.service.run(self._stop_clock), name="table clock")
-        self._poster = WeeklyPoster(self, WeeklyPosts(service.db, service.clock))
+        owner = cluster.name if cluster else DEFAULT_OWNER  # whose claims a restart finds its own
+        self._poster = WeeklyPoster(self, WeeklyPosts(service.db, service.clock, owner))
         self._poster.start()
         guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
+        if cluster is not None:
+            await cluster.start(guild)  # interactions handed between processes; commands synced by one of them
+            return
         synced = await self.tree.sync(guild=guild)
         log.info("synced %d command(s) %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+
+    async def on_interaction(self, interaction: discord.Interaction[CharlestonBot]) -> None:
+        """Every press gets an answer: one of a component the bot removed a moment before (the table message is
+        re-edited as the game moves) is not dispatched by discord.py, so it is handled here; and a person's latest
+        interaction in a table's thread is kept (a player with closed DMs is told of her moves through it)."""
+        if interaction.guild_id is not None:
+            self.presenter.saw(interaction)
+        if interaction.type is not discord.InteractionType.component or not interaction.data:
+            return
+        custom_id = str(interaction.data.get("custom_id") or "")
+        if custom_id and not shows_component(interaction.message, custom_id):
+            await answer_removed(interaction, custom_id)
 
     async def on_message(self, message: discord.Message) -> None:
         """Someone posted in a table's thread: the table message moves back to the bottom at its next update."""
@@ -134,8 +159,35 @@ class CharlestonBot(commands.Bot):
             self.presenter.stop()
             service, self._service = self._service, None
             await service.close()
+        if self.cluster is not None:
+            await self.cluster.close()
         self.drawing.close()
         await super().close()
+
+
+class ShardedCharlestonBot(CharlestonBot, commands.AutoShardedBot):
+    """The bot running the shards ``CHARLESTON_SHARD_IDS`` of ``CHARLESTON_SHARD_COUNT`` (discord.py's
+    AutoShardedBot); other processes may run the rest (cogs/cluster.py)."""
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """Connect the shards the settings name (discord.py launches ``shard_ids`` of ``shard_count``)."""
+        if self.settings.shard_count is not None:
+            self.shard_count = self.settings.shard_count
+            self.shard_ids = list(self.settings.shard_ids) if self.settings.shard_ids is not None else None
+        await super().connect(reconnect=reconnect)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for the shard's turn to IDENTIFY across every process of the bot (discord.py spaces IDENTIFYs
+        within one process only)."""
+        if self.cluster is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        await self.cluster.identify(shard_id, initial=initial)
+
+
+def make_bot(settings: Settings) -> CharlestonBot:
+    """The bot the settings ask for: sharded when they name a shard count, else one process with every shard."""
+    return (ShardedCharlestonBot if settings.shard_count is not None else CharlestonBot)(settings)
 
 
 def point_discord_at(api_base: str, gateway_url: str) -> None:
@@ -145,8 +197,9 @@ def point_discord_at(api_base: str, gateway_url: str) -> None:
 
 
 async def run_bot(settings: Settings) -> int:
-    """Run until SIGINT or SIGTERM, then shut down cleanly; returns the exit status."""
-    bot = CharlestonBot(settings)
+    """Run until SIGINT or SIGTERM, then shut down cleanly; returns the exit status (1: a cluster that lost its
+    shards' database connection stopped)."""
+    bot = make_bot(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -159,7 +212,7 @@ async def run_bot(settings: Settings) -> int:
         if running in done:
             stopping.cancel()
             running.result()  # a login failure or a crash: raised to the caller
-            return 0
+            return 1 if bot.cluster is not None and bot.cluster.failed else 0
         log.info("stopping: finishing in-flight actions")
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError, Exception):

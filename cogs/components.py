@@ -58,6 +58,27 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], temp
         await _controls(interaction).act(interaction, self.table, self.token, self.key)
 
 
+class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=ids.CONFIRM):
+    """Makes a move the player was asked about and chose anyway (a pass that lets a Mah Jongg go, a joker thrown)."""
+
+    def __init__(self, table: int, token: str, key: str, *, label: str = "Yes",
+                 style: discord.ButtonStyle = discord.ButtonStyle.danger) -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=style,
+                                           custom_id=ids.confirm_id(table, token, key)))
+        self.table, self.token, self.key = table, token, key
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: Item,  # type: ignore[override]
+                             match: re.Match[str], /) -> ConfirmButton:
+        """Rebuild the button from its custom_id."""
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["table"]), match["token"], match["key"], label=item.label or "Yes", style=item.style)
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Make the move, confirmed."""
+        await _controls(interaction).act(interaction, self.table, self.token, self.key, confirm=True)
+
+
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=ids.SELECT):
     """Picks one move among several (each option's value is an action key)."""
 
@@ -143,7 +164,7 @@ class HelperButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], t
         await _controls(interaction).helper(interaction, self.table, self.helper)
 
 
-DYNAMIC_ITEMS = (ActButton, ActSelect, PickSelect, CallButton, HelperButton)
+DYNAMIC_ITEMS = (ActButton, ConfirmButton, ActSelect, PickSelect, CallButton, HelperButton)
 
 
 def table_view(update: TableUpdate) -> discord.ui.View | None:
@@ -259,6 +280,16 @@ def _turn(view: discord.ui.View, table: int, token: str, choices: SeatChoices, u
         view.add_item(item)
 
 
+def confirm_view(table: int, token: str, key: str, anyway: str, instead: tuple[str, str] | None) -> discord.ui.View:
+    """The two answers to a move the player is asked about: the better move (Mah Jongg!), if there is one, and the
+    move anyway."""
+    view = discord.ui.View(timeout=None)
+    if instead is not None:
+        view.add_item(ActButton(table, token, instead[0], label=instead[1], style=discord.ButtonStyle.success))
+    view.add_item(ConfirmButton(table, token, key, label=anyway))
+    return view
+
+
 def choice_buttons(table: int, token: str, choices: tuple[Choice, ...]) -> discord.ui.View:
     """A button per choice (at most 25), for an ephemeral answer such as the joker exchanges."""
     view = discord.ui.View(timeout=None)
@@ -278,3 +309,38 @@ def choice_selects(table: int, token: str, groups: tuple[tuple[str, tuple[Choice
 
 def _tile_label(tile: int) -> str:
     return name(tile)
+
+
+def shows_component(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether ``custom_id`` is a component of ``message`` as Discord sent it with the press (discord.py dispatches
+    a press only then: a button the bot has just removed would otherwise go unanswered)."""
+    if message is None:
+        return False
+    for row in message.components:
+        for item in getattr(row, "children", [row]):
+            if getattr(item, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
+async def answer_removed(interaction: Interaction, custom_id: str) -> None:
+    """A press of a component no longer on its message (the bot removed it a moment before), or one that is not
+    ours: handled as the component would have been (its decision decides whether it still counts), or answered
+    with a sentence saying what to do."""
+    controls = _controls(interaction)
+    raw = interaction.data.get("values") if interaction.data else None
+    values = [str(v) for v in raw] if isinstance(raw, list) else []
+    if match := re.fullmatch(ids.ACT, custom_id):
+        await controls.act(interaction, int(match["table"]), match["token"], match["key"])
+    elif match := re.fullmatch(ids.CONFIRM, custom_id):
+        await controls.act(interaction, int(match["table"]), match["token"], match["key"], confirm=True)
+    elif (match := re.fullmatch(ids.SELECT, custom_id)) and values:
+        await controls.act(interaction, int(match["table"]), match["token"], values[0])
+    elif (match := re.fullmatch(ids.PICK, custom_id)) and values:
+        await controls.pick(interaction, int(match["table"]), match["token"], match["mode"], values)
+    elif match := re.fullmatch(ids.CALL, custom_id):
+        await controls.call_options(interaction, int(match["table"]), match["token"])
+    elif match := re.fullmatch(ids.TABLE, custom_id):
+        await controls.helper(interaction, int(match["table"]), Helper(match["what"]))
+    else:
+        await controls.unknown(interaction)

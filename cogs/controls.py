@@ -18,7 +18,7 @@ import discord
 
 from bot.engine.state import Phase
 from bot.service.decisions import gone_message
-from bot.service.errors import ErrorKind, TableError
+from bot.service.errors import ErrorKind, NeedsConfirmation, TableError
 from bot.service.tables import TableService
 from bot.service.updates import SeatUpdate
 
@@ -26,6 +26,7 @@ from . import components as c
 from . import look
 from .door import Door
 from .ids import Helper
+from .payload import Payload
 from .replies import report_error
 
 if TYPE_CHECKING:
@@ -51,13 +52,21 @@ class Controls:
         """The bot's door to Discord."""
         return self.bot.door
 
-    async def act(self, interaction: Interaction, table: int, token: str, key: str) -> None:
-        """Make a move for the presser."""
+    async def act(self, interaction: Interaction, table: int, token: str, key: str, *, confirm: bool = False) -> None:
+        """Make a move for the presser (``confirm``: one she was asked about and chose anyway)."""
         try:
             # Acknowledged before anything else: the table may be busy (computer moves hold its lock).
             answered = await self.door.defer(interaction)
             try:
-                mine = await self.service.act(table, interaction.user.id, key, token=token)
+                mine = await self.service.act(table, interaction.user.id, key, token=token, confirm=confirm)
+            except NeedsConfirmation as asked:
+                if not answered:
+                    await self._tell_truth(table, interaction.user.id, f"Your last press did not count: "
+                                           f"{asked.message}")
+                    return
+                await self.door.reply(interaction, f"**{asked.message}**",
+                                      view=c.confirm_view(table, token, key, asked.anyway, asked.instead))
+                return
             except TableError as refused:
                 if not answered:
                     await self._tell_truth(table, interaction.user.id, f"Your last press did not count: "
@@ -79,24 +88,23 @@ class Controls:
             return  # no longer seated, or the table closed: nothing of hers to show
         self.bot.presenter.renew(now, note)
 
-    def _own_message(self, interaction: Interaction) -> bool:
-        """Whether the component sits on the presser's own message (their DM, or a private answer)."""
-        message = interaction.message
-        return message is not None and (interaction.guild_id is None or message.flags.ephemeral)
-
     async def answer_move(self, interaction: Interaction, mine: SeatUpdate) -> None:
-        """Show the mover the result: their own message brought up to date, or a private line for a move made
-        from the table message or by command."""
-        if self._own_message(interaction):
-            await self.bot.presenter.refresh_seat(mine)  # the DM is the presenter's to keep
-            message = interaction.message
-            if message is not None and message.flags.ephemeral:  # a private answer (My rack, a joker offer)
-                await self.door.edit_response(interaction, await look.seat_payload(mine, look.private_notes(mine),
-                                                                                   self.bot.drawing))
-            return
-        if interaction.type != discord.InteractionType.component:
+        """Show the mover the result, through her press wherever it changes what she sees (an interaction's
+        answers are exempt from Discord's global limit): her DM or the table message brought up to date in place,
+        a private answer edited into the result, or a private line for a move made by command."""
+        message = interaction.message
+        if interaction.type != discord.InteractionType.component or message is None:
             await self.door.reply(interaction, look.confirmation(mine))
-        # else: pressed under the table message, which shows the move itself (already acknowledged)
+        elif message.flags.ephemeral:  # a private answer: My rack, a joker offer, a question
+            if any(a.filename == "rack.png" for a in message.attachments):
+                notes = self.bot.presenter.dms.notes(mine.table.table_id, mine.seat)
+                await self.door.edit_response(interaction, await look.seat_payload(mine, notes, self.bot.drawing))
+            else:
+                await self.door.edit_response(interaction, Payload(look.confirmation(mine)))
+        elif interaction.guild_id is None:  # her DM: the DM is the presenter's to keep
+            self.bot.presenter.dms.pressed(mine, interaction)
+        else:  # the table message: brought up to date through the press
+            self.bot.presenter.pressed(mine.table, interaction)
 
     async def pick(self, interaction: Interaction, table: int, token: str, mode: str, values: list[str]) -> None:
         """Pass (or offer) the tiles picked in a select."""
@@ -123,6 +131,14 @@ class Controls:
                 raise TableError(ErrorKind.ILLEGAL, "You can't call this tile: an exposure needs the matching tiles "
                                  "(or jokers) in your rack, and the group must fit a line of the card.")
             await self.door.reply(interaction, "Call it as:", view=c.call_options_view(table, token, choices))
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    async def unknown(self, interaction: Interaction) -> None:
+        """A press of a component that is none of the bot's (an older version's, or mangled)."""
+        try:
+            await self.door.reply(interaction, "That button no longer works. Use the newest table message in the "
+                                  "table's thread, or `/rack` for your tiles.")
         except Exception as exc:
             await report_error(interaction, exc)
 
@@ -162,7 +178,8 @@ class Controls:
     async def rack(self, interaction: Interaction, table: int) -> None:
         """The presser's rack, privately."""
         mine = self.service.seat_update(table, interaction.user.id)
-        payload = await look.seat_payload(mine, [], self.bot.drawing)
+        notes = self.bot.presenter.dms.notes(table, mine.seat)  # what she was told lately: passes received
+        payload = await look.seat_payload(mine, notes, self.bot.drawing)
         await self.door.reply(interaction, payload.content, files=payload.files, view=payload.view)
 
     async def hint(self, interaction: Interaction, table: int) -> None:

@@ -14,14 +14,19 @@ interaction" fallback and for budgeting writes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, TypeVar
 
 import aiohttp
 import discord
+
+from .payload import Payload
 
 if TYPE_CHECKING:
     from .app import CharlestonBot
@@ -129,13 +134,42 @@ class Backoff:
         return Backoff(self.first * factor, self.cap * factor)
 
 
-@dataclass
-class Payload:
-    """A message to send or to edit into place (its files are read once: build a new one for each try)."""
+# Discord lets a bot make about 5 writes per 5 s in one channel (a DM included) before it answers 429: the door
+# spaces a channel's writes itself, so a burst waits its turn instead of being refused.
+CHANNEL_WRITES = 5
+CHANNEL_WINDOW = 5.0
+# An interaction's token answers for it for 15 minutes; a little less, so a write through it is never refused late.
+TOKEN_LIFETIME = 14 * 60.0
 
-    content: str
-    files: list[discord.File] = field(default_factory=list)
-    view: discord.ui.View | None = None
+
+@dataclass
+class Hook:
+    """An interaction's token, kept to write through it later: its follow-ups and edits are exempt from the bot's
+    global request limit. ``at`` is when the interaction came (time.monotonic)."""
+
+    interaction: discord.Interaction[CharlestonBot]
+    at: float
+
+    @property
+    def live(self) -> bool:
+        """Whether the token still answers (with a margin)."""
+        return time.monotonic() - self.at < TOKEN_LIFETIME
+
+    @property
+    def channel_id(self) -> int | None:
+        """Where the interaction was made (its follow-ups go there)."""
+        return self.interaction.channel_id
+
+    @property
+    def original(self) -> int | None:
+        """The message a pressed component sits on: the interaction's original, once deferred."""
+        message = self.interaction.message
+        return message.id if message is not None else None
+
+    @staticmethod
+    def of(interaction: discord.Interaction[CharlestonBot]) -> Hook:
+        """The token of an interaction that just came."""
+        return Hook(interaction, time.monotonic())
 
 
 def classify(error: BaseException, what: str) -> DiscordFailure | None:
@@ -184,6 +218,7 @@ class Door:
         self.timeout = timeout
         self.backoff = backoff or Backoff()
         self._expired: dict[int, None] = {}  # interactions found expired (the latest few): not tried again
+        self._writes: dict[int, deque[list[float]]] = {}  # each channel's latest writes (time.monotonic)
 
     def expired(self, interaction: discord.Interaction[CharlestonBot]) -> bool:
         """Whether Discord refused to let this interaction be answered (10062): the player saw it fail."""
@@ -218,30 +253,84 @@ class Door:
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
+    @contextlib.asynccontextmanager
+    async def pace(self, channel_id: int) -> AsyncIterator[None]:
+        """Around one write to a channel: wait, if need be, so that the channel gets no more than 5 writes in any
+        5 s as Discord counts them. A write's moment is when Discord has answered it (so, later than Discord got
+        it): the sixth starts 5 s after the first was done."""
+        writes = self._writes.get(channel_id)
+        if writes is None:
+            if len(self._writes) > 4096:  # forget the channels written to longest ago
+                for old in list(self._writes)[:1024]:
+                    del self._writes[old]
+            writes = self._writes[channel_id] = deque(maxlen=CHANNEL_WRITES)
+        if len(writes) == CHANNEL_WRITES and (wait := writes[0][0] + CHANNEL_WINDOW - time.monotonic()) > 0:
+            slot = [time.monotonic() + wait]  # taken now, so that others queue behind it
+            writes.append(slot)
+            await asyncio.sleep(wait)
+        else:
+            slot = [time.monotonic()]
+            writes.append(slot)
+        try:
+            yield
+        finally:
+            slot[0] = max(slot[0], time.monotonic())
+
     async def send(self, channel_id: int, payload: Payload, what: str, *, table: int | None = None,
                    mentions: discord.AllowedMentions | None = None) -> discord.Message:
         """Post a message in a channel, thread or DM channel."""
         channel = self._channel(channel_id)
-        return await self.call(lambda: channel.send(content=payload.content, files=payload.files,
-                                                    view=payload.view or discord.utils.MISSING,
-                                                    allowed_mentions=mentions or discord.utils.MISSING),
-                               what, table=table)
+        async with self.pace(channel_id):
+            return await self.call(lambda: channel.send(content=payload.content, files=payload.files,
+                                                        view=payload.view or discord.utils.MISSING,
+                                                        allowed_mentions=mentions or discord.utils.MISSING),
+                                   what, table=table)
 
     async def edit(self, channel_id: int, message_id: int, payload: Payload, what: str, *,
-                   table: int | None = None) -> None:
-        """Edit one of the bot's messages into ``payload`` (its files replace the old ones)."""
+                   table: int | None = None) -> discord.Message:
+        """Edit one of the bot's messages into ``payload`` (its new files replace the old ones but those kept)."""
         message = self._channel(channel_id).get_partial_message(message_id)
-        await self.call(lambda: message.edit(content=payload.content, attachments=payload.files, view=payload.view),
-                        what, table=table)
+        async with self.pace(channel_id):
+            return await self.call(lambda: message.edit(content=payload.content, attachments=payload.attachments,
+                                                        view=payload.view), what, table=table)
 
     async def delete(self, channel_id: int, message_id: int, what: str, *, table: int | None = None) -> bool:
         """Delete one of the bot's messages (tried a few times); False if it could not be (logged already)."""
         message = self._channel(channel_id).get_partial_message(message_id)
         try:
-            await self.call(message.delete, what, table=table, attempts=3)
+            async with self.pace(channel_id):
+                await self.call(message.delete, what, table=table, attempts=3)
         except DiscordFailure as failure:
             return failure.kind is Failure.MESSAGE_GONE
         return True
+
+    # -- through an interaction's token (exempt from the global limit; EXPIRED once the token is dead) -----------
+    async def send_hook(self, hook: Hook, payload: Payload, what: str, *, table: int | None = None,
+                        ephemeral: bool = False) -> discord.WebhookMessage:
+        """Post a message as a follow-up of an interaction, in the channel where it was made."""
+        return await self.call(lambda: hook.interaction.followup.send(
+            content=payload.content, files=payload.files, view=payload.view or discord.utils.MISSING, wait=True,
+            ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none()), what, table=table)
+
+    async def edit_hook(self, hook: Hook, message_id: int, payload: Payload, what: str, *,
+                        table: int | None = None) -> discord.Message:
+        """Edit a message through the interaction's token: its original (the message a pressed button sits on)
+        or one of its follow-ups."""
+        interaction = hook.interaction
+        if message_id == hook.original:
+            return await self.call(lambda: interaction.edit_original_response(
+                content=payload.content, attachments=payload.attachments, view=payload.view), what, table=table)
+        return await self.call(lambda: interaction.followup.edit_message(
+            message_id, content=payload.content, attachments=payload.attachments, view=payload.view),
+            what, table=table)
+
+    async def delete_hook(self, hook: Hook, message_id: int, what: str, *, table: int | None = None) -> None:
+        """Delete a message through the interaction's token (its original or one of its follow-ups)."""
+        interaction = hook.interaction
+        if message_id == hook.original:
+            await self.call(interaction.delete_original_response, what, table=table)
+        else:
+            await self.call(lambda: interaction.followup.delete_message(message_id), what, table=table)
 
     async def send_dm(self, user_id: int, payload: Payload, what: str, *, channel_id: int | None = None,
                       table: int | None = None, attempts: int = 1) -> discord.Message | None:
@@ -257,7 +346,10 @@ class Door:
                                       view=payload.view or discord.utils.MISSING,
                                       allowed_mentions=discord.AllowedMentions.none())
         try:
-            return await self.call(send, what, table=table, attempts=attempts)
+            if channel_id is None:
+                return await self.call(send, what, table=table, attempts=attempts)
+            async with self.pace(channel_id):
+                return await self.call(send, what, table=table, attempts=attempts)
         except DiscordFailure as failure:
             if failure.kind is Failure.DMS_CLOSED:
                 return None

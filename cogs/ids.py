@@ -6,6 +6,8 @@ it; one :class:`discord.ui.DynamicItem` per kind parses them back (:mod:`cogs.co
 action key, built and read only by :mod:`bot.service.keys`.
 
     ch:a:<table>:<token>:<key>    make the move <key> while decision <token> is open
+    ch:y:<table>:<token>:<key>    the same, confirmed: a move the player was asked about (a pass that lets a Mah
+                                  Jongg go, a joker discarded) and chose anyway
     ch:s:<table>:<token>:<n>      a select whose options' values are moves (the blank swaps of one suit)
     ch:p:<table>:<token>:<mode>   the tile pick: a Charleston pass (c: exactly 3; b: fewer go blind), a courtesy
                                   offer (k)
@@ -60,6 +62,7 @@ HELPERS: dict[Helper, HelperLook] = {
 _TABLE = r"(?P<table>\d{1,18})"
 _TOKEN = r"(?P<token>[0-9a-z]{2,12})"
 ACT = rf"ch:a:{_TABLE}:{_TOKEN}:(?P<key>[^:]{{1,60}})"
+CONFIRM = rf"ch:y:{_TABLE}:{_TOKEN}:(?P<key>[^:]{{1,60}})"
 SELECT = rf"ch:s:{_TABLE}:{_TOKEN}:(?P<n>[0-9])"
 PICK = rf"ch:p:{_TABLE}:{_TOKEN}:(?P<mode>[cbk])"
 CALL = rf"ch:c:{_TABLE}:{_TOKEN}"
@@ -69,6 +72,11 @@ TABLE = rf"ch:t:{_TABLE}:(?P<what>{'|'.join(helper.value for helper in HELPERS)}
 def act_id(table: int, token: str, key: str) -> str:
     """A button that makes one move."""
     return f"ch:a:{table}:{token}:{key}"
+
+
+def confirm_id(table: int, token: str, key: str) -> str:
+    """A button that makes one move the player was asked to confirm."""
+    return f"ch:y:{table}:{token}:{key}"
 
 
 def select_id(table: int, token: str, n: int) -> str:

@@ -1,5 +1,7 @@
-"""How leagues look in Discord: standings (the chart with its alt text, and a compact text table), a player's
-ledger statement, a league's settings. Messages only; the numbers come from :mod:`bot.service.leagues`."""
+"""How leagues look in Discord: standings (the chart with its alt text, and a compact text table) of a league or of
+the whole server, a player's ledger statement and their place as the standings show it, a league's settings.
+Messages only; the numbers come from :mod:`bot.service.leagues`. Weeks are named as people say them ("week of 23
+Nov 2026")."""
 
 from __future__ import annotations
 
@@ -12,7 +14,17 @@ from datetime import datetime, timedelta
 
 import discord
 
-from bot.service.leagues import DAYS, LeagueInfo, LeagueRow, SeasonStandings, Standing, Statement, WeekStandings
+from bot.service.leagues import (
+    DAYS,
+    LeagueInfo,
+    LeagueRow,
+    SeasonStandings,
+    ServerStandings,
+    Standing,
+    Statement,
+    WeekStandings,
+)
+from bot.service.weeks import week_name
 from renderers import Rendered, render_season, render_weekly
 
 TABLE_ROWS = 20  # rows of the text table (the chart shows as many)
@@ -53,24 +65,29 @@ def standings_table(rows: Sequence[Standing], limit: int = TABLE_ROWS) -> str:
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-def _day(moment: datetime, league: LeagueRow) -> str:
+def _day(moment: datetime, league: LeagueRow, *, year: bool = True) -> str:
     local = moment.astimezone(league.weeks.zone)
-    return f"{DAYS[local.weekday()][:3]} {local.day} {local:%b %Y}"
+    return f"{DAYS[local.weekday()][:3]} {local.day} {local:%b}" + (f" {local:%Y}" if year else "")
 
 
 def week_headline(week: WeekStandings) -> str:
     """The first line of a week's standings; the weekly poster also finds its own posts by it."""
     last = week.end - timedelta(seconds=1)
-    return (f"**{week.league.name}** · standings for week {week.label} ({_day(week.start, week.league)} to "
-            f"{_day(last, week.league)}, {week.league.timezone})")
+    return (f"**{week.league.name}** · standings for the {week.name} ({_day(week.start, week.league, year=False)} "
+            f"to {_day(last, week.league, year=False)}, {week.league.timezone})")
+
+
+def _filename(name: str) -> str:
+    """``standings-week-of-23-nov-2026.png`` for ``week of 23 Nov 2026``."""
+    return "standings-" + "-".join(name.lower().split()) + ".png"
 
 
 async def week_message(week: WeekStandings) -> Shown:
     """A week's standings: headline, text table and the chart."""
     title = f"{week.league.name} standings"
-    image = await asyncio.to_thread(render_weekly, week.label, week.rows, title=title)
+    image = await asyncio.to_thread(render_weekly, week.name, week.rows, title=title)
     content = f"{week_headline(week)}\n{standings_table(week.rows)}"
-    return Shown(content, image, f"standings-{week.label}.png")
+    return Shown(content, image, _filename(week.name))
 
 
 async def season_message(season: SeasonStandings) -> Shown:
@@ -83,9 +100,49 @@ async def season_message(season: SeasonStandings) -> Shown:
         end = datetime.fromisoformat(season.season.ended_at) if season.season.ended_at else None
         span = f"{_day(start, league)} to {_day(end, league)}" if end else f"since {_day(start, league)}"
         what, label = f"season **{season.season.name}** ({span})", season.season.name
-    image = await asyncio.to_thread(render_season, label, season.weeks, title=f"{league.name} season")
+    image = await asyncio.to_thread(render_season, label, season.named_weeks, title=f"{league.name} season")
     content = f"**{league.name}** · {what}\n{standings_table(season.totals)}"
     return Shown(content, image, "season.png")
+
+
+async def server_message(figures: ServerStandings, server: str, leagues: Sequence[str]) -> Shown | str:
+    """A server's standings over every table, league or not (a week, or every game so far): the text table and,
+    when there is something to draw, the chart. ``leagues`` are the server's leagues, to say how to see one."""
+    whole = figures.label is None
+    what = "every game so far" if whole else f"the {figures.name}"
+    lines = [f"**{plain(server)}** · standings for {what}, every table here"]
+    if leagues:
+        lines.append("Leagues here: " + ", ".join(f"**{name}**" for name in leagues) + ". "
+                     "`/standings league:` shows one.")
+    content = "\n".join([*lines, standings_table(figures.rows)])
+    if whole and not figures.rows:
+        return content
+    title = f"{plain(server)} standings"
+    image = await asyncio.to_thread(render_weekly, figures.name, figures.rows, title=title)
+    return Shown(content, image, _filename(figures.name))
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def place_line(what: str, rows: Sequence[Standing], player_id: int) -> str:
+    """One period of a player's standing as the standings show it: ``Week of 23 Nov 2026: 2nd of 4, +12 chips in
+    3 games.`` (places as the standings table numbers them)."""
+    found = next(((n, row) for n, row in enumerate(rows, start=1) if row.player_id == player_id), None)
+    if found is None:
+        return f"{what}: no games."
+    place, row = found
+    return (f"{what}: {_ordinal(place)} of {len(rows)}, **{_signed(row.net)}** chips in {row.games} "
+            f"game{'s' if row.games != 1 else ''}.")
+
+
+def standing_text(name: str, where: str, periods: Sequence[tuple[str, Sequence[Standing]]], player_id: int) -> str:
+    """A player's place and net chips in each period, and nothing more: what anyone may see of another player."""
+    lines = [f"**{plain(name)}** in {where}, as the standings show:"]
+    lines += [place_line(what[:1].upper() + what[1:], rows, player_id) for what, rows in periods]
+    return "\n".join(lines)[:2000]
 
 
 def _signed(amount: int) -> str:
@@ -93,7 +150,7 @@ def _signed(amount: int) -> str:
 
 
 def statement_text(statement: Statement, name: str, where: str) -> str:
-    """A player's balance and latest postings."""
+    """A player's balance and latest postings: the table, the day, the chips and why."""
     count = statement.transactions
     lines = [f"**{plain(name)}** in {where}: **{_signed(statement.balance)}** chips "
              f"({count} game{'s' if count != 1 else ''} settled or corrected)."]
@@ -101,10 +158,10 @@ def statement_text(statement: Statement, name: str, where: str) -> str:
         lines.append("Latest:")
     for entry in statement.latest:
         when = datetime.fromisoformat(str(entry["created_at"]))
-        game = f"game {entry['game_id']}" + (f" at table {entry['table_id']}" if entry["table_id"] else "")
+        at = f"table {entry['table_id']}" if entry["table_id"] else "a game"
         kind = "" if entry["kind"] == "settlement" else f" ({entry['kind']})"
         reasons = "; ".join(dict.fromkeys(str(entry["reason"] or "").split("; ")))
-        lines.append(f"- <t:{int(when.timestamp())}:d> {game}{kind}: **{_signed(int(str(entry['amount'])))}**"
+        lines.append(f"- <t:{int(when.timestamp())}:d> {at}{kind}: **{_signed(int(str(entry['amount'])))}**"
                      + (f" ({plain(reasons)})" if reasons else ""))
     return "\n".join(lines)[:2000]
 
@@ -120,7 +177,8 @@ def info_text(info: LeagueInfo) -> str:
              f"Season: **{info.season.name}**" if info.season else f"No season running ({info.seasons} so far)."]
     for post in info.problems:
         tries = f"{post.attempts} tr{'y' if post.attempts == 1 else 'ies'}"
-        lines.append(f"⚠ The standings of week {post.week} could not be posted ({tries}): "
+        week = week_name(post.week, league.week_start)
+        lines.append(f"⚠ The standings of the {week} could not be posted ({tries}): "
                      f"{post.last_error}. Next try <t:{int(datetime.fromisoformat(post.next_try_at).timestamp())}:R>."
-                     if post.next_try_at else f"⚠ Week {post.week}: {post.last_error}")
+                     if post.next_try_at else f"⚠ The {week}: {post.last_error}")
     return "\n".join(lines)[:2000]

@@ -11,38 +11,38 @@ import discord
 from bot.engine.state import Phase
 from bot.engine.tiles import name
 from bot.engine.views import PublicView
+from bot.engine.wording import chips, line_called
 from bot.service.cards import card_label, load_card
 from bot.service.choices import SeatChoices
 from bot.service.hints import Hint
-from bot.service.narration import NOTABLE, describe
+from bot.service.narration import NOTABLE, describe, how_won
 from bot.service.updates import SeatUpdate, TablePhase, TableUpdate, TableView
 from renderers import render_card
 
 from . import components as c
-from .door import Payload
 from .drawing import Drawing
+from .payload import Payload, digest
 
 LOG_LINES = 8  # recent events shown in the table message
-WINDS = ("East", "South", "West", "North")
+RULES = {"nmjl": "NMJL rules", "nmjl-1946": "1946 rules", "classical": "classical game"}
 
 
 def seat_label(view: TableView, seat: int) -> str:
-    """How the table names a seat: "Ruth (East)", "Computer (normal, South)", "Seat 2"."""
-    info = view.seats[seat]
-    game = view.game
-    wind = game.seats[seat].wind if game is not None else None
-    if info.player_id is None and info.computer_level:
-        return f"{wind} (computer)" if wind else f"Computer ({info.computer_level})"
-    who = info.name or f"Seat {seat}"
-    return f"{who} ({wind})" if wind else who
+    """How the table names a seat: "Ruth (East)", "East (computer)"; in the lobby "Ruth", "Computer (normal)"."""
+    return view.seat_label(seat)
 
 
 def player_name(view: TableView, seat: int) -> str:
-    """Who sits in a seat, without the wind: "Ruth", "Computer (normal)"."""
+    """Who sits in a seat, without the wind (the table image adds it): "Ruth", "Computer"."""
     info = view.seats[seat]
     if info.player_id is None:
-        return f"Computer ({info.computer_level})" if info.computer_level else f"Seat {seat}"
-    return info.name or f"Seat {seat}"
+        return "Computer" if info.computer_level else ""
+    return info.name or "Someone"
+
+
+def rules_label(preset: str) -> str:
+    """The rules a table plays, as players say it."""
+    return RULES.get(preset, preset)
 
 
 def event_lines(update: TableUpdate) -> list[str]:
@@ -94,15 +94,16 @@ def result_line(view: TableView, game: PublicView) -> str:
     if result is None or result.winner is None:
         return "Wall game: nobody pays." if result is not None and result.how == "wall" else "Game over: no payments."
     winner = seat_label(view, result.winner)
-    how = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with the heavenly hand"}.get(
-        result.how, result.how)
-    what = "four sets and a pair" if result.line == "classical" else f"line {result.line}"
-    return f"**Mah Jongg!** {winner} wins {how}: {what}, {result.value} chips."
+    line = line_called(load_card(view.rules.card), result.line)
+    jokerless = ", jokerless" if result.jokerless else ""
+    return (f"**Mah Jongg!** {winner} wins {how_won(result.how, result.discarder)} with {line}{jokerless}: "
+            f"{chips(result.value)}.")
 
 
 def _title(view: TableView) -> str:
     game = f" · game {view.game.game_no}" if view.game is not None else ""
-    return f"**Table {view.table_id}**{game} · {card_label(view.rules.card)} card · {view.rules.preset} rules"
+    card = "" if view.rules.preset == "classical" else f" · {card_label(view.rules.card)} card"
+    return f"**Table {view.table_id}**{game}{card} · {rules_label(view.rules.preset)}"
 
 
 async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing,
@@ -125,22 +126,23 @@ async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing,
     if log:
         lines.append("\n".join(f"> {line}" for line in log[-LOG_LINES:]))
     files = []
+    picture = b""
     if game is not None:
         labels = [player_name(view, s) for s in range(4)]  # the image adds each seat's wind itself
         image = await drawing.table(view.table_id, game, labels, view.wild)
         files.append(discord.File(io.BytesIO(image.png), filename="table.png", description=image.alt))
-    return Payload(_fit("\n".join(lines)), files, c.table_view(update))
+        picture = digest(image.png)
+    return Payload(_fit("\n".join(lines)), files, c.table_view(update), picture=picture)
 
 
 def _seating(view: TableView) -> str:
-    seats = []
-    for info in view.seats:
-        who = info.name if info.player_id is not None else (f"Computer ({info.computer_level})"
-                                                            if info.computer_level else "empty")
-        seats.append(f"Seat {info.seat}: {who}")
+    seats = [f"Seat {info.seat}: {view.seat_label(info.seat) if not info.empty else 'free'}" for info in view.chairs()]
     rules = view.rules
-    options = (f"{rules.call_window_seconds} s to call · {'strict' if rules.declarations == 'strict' else 'friendly'}"
-               f" declarations · computers move after {view.options.computer_delay:g} s")
+    players = f"{rules.players} players · " if rules.players != 4 else ""
+    declarations = "a wrong Mah Jongg kills the hand" if rules.declarations == "strict" else \
+        "a wrong Mah Jongg is refused"
+    options = (f"{players}{rules.call_window_seconds} s to call · {declarations} · computers move after "
+               f"{view.options.computer_delay:g} s")
     return "\n".join(seats) + "\n" + options
 
 
@@ -149,10 +151,12 @@ async def seat_payload(update: SeatUpdate, notes: list[str], drawing: Drawing) -
     view = update.table.view
     lines = [_title(view), _my_status(update), *notes[-4:]]
     files = []
+    picture = b""
     if update.view is not None:
         image = await drawing.rack(update.view)
         files.append(discord.File(io.BytesIO(image.png), filename="rack.png", description=image.alt))
-    return Payload(_fit("\n".join(lines)), files, c.seat_view(update))
+        picture = digest(image.png)
+    return Payload(_fit("\n".join(lines)), files, c.seat_view(update), picture=picture)
 
 
 def _my_status(update: SeatUpdate) -> str:
@@ -196,19 +200,16 @@ def _what_to_do(update: SeatUpdate, choices: SeatChoices) -> str:
     claimable = update.table.claimable
     if (choices.calls or choices.call_mahjong) and claimable is not None:
         discarder = seat_label(update.table.view, claimable[2])
+        if choices.call_mahjong is not None:
+            return f"**{discarder} discarded {name(claimable[1])}: it gives you Mah Jongg!** Press Mah Jongg! to win."
         return f"**{discarder} discarded {name(claimable[1])}.** Call it?"
+    if choices.declare is not None:
+        return "**Your tiles are a Mah Jongg!** Press Mah Jongg! to win."
     if choices.discard:
         drawn = update.view.drawn if update.view is not None else None
         took = f" You drew **{name(drawn)}**." if drawn is not None else ""
         return f"**Your turn: discard a tile.**{took}"
     return "Your move."
-
-
-def private_notes(update: SeatUpdate) -> list[str]:
-    """The seat's own private events (tiles received, the tile drawn), in words for that seat only."""
-    mine = [e for e in update.events if e.private and e.seat == update.seat]
-    return [describe(e, lambda s: "You" if s == update.seat else seat_label(update.table.view, s))
-            .replace("You is dealt", "You are dealt") for e in mine if e.type != "drew"]
 
 
 async def result_payload(update: TableUpdate) -> Payload:
@@ -219,7 +220,7 @@ async def result_payload(update: TableUpdate) -> Payload:
     result = game.result
     lines = [_title(view), result_line(view, game)]
     for p in game.payouts:
-        lines.append(f"{seat_label(view, p.payer)} pays {seat_label(view, p.payee)} {p.amount} chips ({p.reason})")
+        lines.append(f"{seat_label(view, p.payer)} pays {seat_label(view, p.payee)} {chips(p.amount)}: {p.reason}.")
     if not game.payouts:
         lines.append("No chips change hands.")
     lines.append("Settled in the chip ledger." + ("" if view.closed else
@@ -238,19 +239,11 @@ def _fit(text: str, limit: int = 2000) -> str:
 
 
 def hint_text(hints: list[Hint]) -> str:
-    """The closest card lines for ``/hint``."""
+    """The closest card lines for ``/hint``, in short sentences for a phone."""
     if not hints:
         return "No line of the card can still be made with your tiles and what is out."
-    lines = ["**Your closest lines**"]
-    for hint in hints:
-        if hint.away is not None:  # the classical game: the closest four sets and a pair
-            helps = ", ".join(name(t) for t in hint.need) or "none left"
-            return _fit(f"**Your closest hand** ({hint.section}): `{hint.printed}`\n  {hint.away} tile(s) from Mah "
-                        f"Jongg; any of these helps: {helps} ({hint.live} still out there)")
-        need = ", ".join(name(t) for t in hint.need) or "nothing: Mah Jongg!"
-        lines.append(f"**{hint.line_id}** ({hint.section}, {hint.value}): `{hint.printed}`\n"
-                     f"  still need {len(hint.need)}: {need}; {hint.live} of those tiles still out there")
-    return _fit("\n".join(lines))
+    head = "**Your closest hand**" if hints[0].away is not None else "**Your closest lines**"
+    return _fit("\n".join([head, *(f"- {hint.text}" for hint in hints)]))
 
 
 def confirmation(update: SeatUpdate) -> str:

@@ -94,9 +94,11 @@ class Play(commands.GroupCog, group_name="play", group_description="Make a move 
         _, mine = self._mine(interaction)
         calls = mine.choices.calls
         if tiles is None:
+            if not calls:
+                raise TableError(ErrorKind.ILLEGAL, "There is no discard you can call for an exposure now.")
             if len(calls) != 1:
-                options = "; ".join(c.label for c in calls) or "none"
-                raise TableError(ErrorKind.BAD_INPUT, f"Say which exposure (you can make: {options}).")
+                options = "; ".join(c.label for c in calls)
+                raise TableError(ErrorKind.BAD_INPUT, f"Say which exposure in tiles: you can make {options}.")
             key = calls[0].key
         elif keys.is_key_of(tiles, Call):
             key = tiles  # a suggestion's value: the key itself (the service checks it is a call)
@@ -230,10 +232,12 @@ class Seat(commands.Cog):
         """Send the rack again."""
         table = table_for(self.bot, interaction)
         mine = self.bot.service.seat_update(table, interaction.user.id)
+        await defer(interaction)  # a DM waits its turn behind the others (at most 5 in 5 s)
         if await self.bot.presenter.resend(mine):
             await reply(interaction, "Your rack is in your DMs.")
             return
-        payload = await look.seat_payload(mine, [], self.bot.drawing)
+        notes = self.bot.presenter.dms.notes(table, mine.seat)
+        payload = await look.seat_payload(mine, notes, self.bot.drawing)
         await reply(interaction, payload.content, files=payload.files, view=payload.view)
 
     @app_commands.command(name="hint", description="My closest card lines: what they need and what's left")

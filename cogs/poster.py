@@ -18,9 +18,11 @@ import discord
 
 from bot.service.leagues import WeekStandings
 from bot.service.weekly import PostJob, WeeklyPosts
+from bot.service.weeks import week_name
 
-from .door import DiscordFailure, Failure, Payload
+from .door import DiscordFailure, Failure
 from .league_look import week_headline, week_message
+from .payload import Payload
 
 if TYPE_CHECKING:
     from .app import CharlestonBot
@@ -147,7 +149,8 @@ class WeeklyPoster:
         when = ""
         if next_try:
             when = f" I will try again <t:{int(datetime.fromisoformat(next_try).timestamp())}:R>, and at once"
-        text = (f"The weekly standings of **{job.league.name}** for week {job.week} could not be posted: {reason}."
+        week = week_name(job.week, job.league.week_start)
+        text = (f"The weekly standings of **{job.league.name}** for the {week} could not be posted: {reason}."
                 f"{when or ' I will try again'} when a manager sets a channel with `/league-admin channel`. "
                 "`/league info` shows what is waiting.")
         await self.bot.door.tell(managers, text, f"tell a manager about league {job.league.league_id} week {job.week}")

@@ -1,12 +1,14 @@
 """Keeps Discord in step with the tables: one table message per table in its thread, and one message per person
-in their DMs, each updated at most once per ``interval`` (a second by default) however fast the game moves.
+in their DMs (:mod:`cogs.dms`), each brought up to date with the newest state however fast the game moves.
 
 The table message carries the table image, whose turn, the countdown, the latest events and the buttons. It is
 edited in place; it is posted afresh at the bottom of the thread when something else was posted under it (the
-results, or players talking), so it stays where a phone shows it. A player's DM is edited in place while the
-same decision is open, and sent as a new message (the old one deleted) when a new decision awaits them, so
-their phone tells them it is their move. Where a player's DMs are closed, the table message says so and its "My
-rack" button answers them privately instead.
+results, or players talking), so it stays where a phone shows it. Discord's requests are a budget (docs/
+architecture.md, *Spending Discord's budget*): the table message is edited only when what it shows changed,
+computers' moves gather into one edit every few seconds (eight times ``interval``), and what someone at the table
+must see is shown within ``interval``: the lobby, the deal, the end, and a decision awaiting a person who plays
+from the thread (her DMs closed or failing). A press under the table message is answered by editing it through
+the press itself, and a picture that did not change is kept rather than uploaded again.
 
 Every write goes through the door (:mod:`cogs.door`) and each message has its throttle (:mod:`cogs.throttle`),
 which tries a failed write again until Discord takes it. What a failure in the table's thread means (deleted,
@@ -17,28 +19,35 @@ table's display record (:class:`bot.service.display.Display`), kept by the servi
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import discord
+
 from bot.engine.state import Phase
-from bot.service.display import Display, DmShown
+from bot.service.display import Display
 from bot.service.errors import TableError
 from bot.service.tables import TableService
 from bot.service.updates import Cause, SeatUpdate, TablePhase, TableUpdate
 
 from . import look
-from .door import DiscordFailure, Failure, Payload
+from .dms import Dms, ShownSeat
+from .door import DiscordFailure, Failure, Hook
+from .payload import Payload, Picture
 from .throttle import Throttle
 
 if TYPE_CHECKING:
     from .app import CharlestonBot
 
 log = logging.getLogger("charleston.discord")
-UNREACHABLE_AFTER = 3  # DM failures in a row before the table message says the player can't be reached
+CALM = 8  # computers' moves gather into one table-message edit per this many intervals
+# What the table message must show at once: the lobby, the deal, someone back, the table closed.
+AT_ONCE = frozenset({Cause.CREATE, Cause.JOIN, Cause.LEAVE, Cause.COMPUTER, Cause.START, Cause.BACK, Cause.CLOSE,
+                     Cause.SHOW})
 
 
 @dataclass
@@ -51,21 +60,9 @@ class ShownTable:
     log: deque[str] = field(default_factory=lambda: deque(maxlen=look.LOG_LINES))
     below: bool = False  # something was posted under the table message
     trouble: int = 0  # failures in a row that are not transient (archived, forbidden): reset once a write works
-    throttle: Throttle | None = None
-
-
-@dataclass
-class ShownSeat:
-    """What one person's DM shows."""
-
-    latest: SeatUpdate | None = None
-    notes: deque[str] = field(default_factory=lambda: deque(maxlen=4))
-    shown: tuple[object, ...] | None = None  # what the DM shows now
-    notified: str | None = None  # the decision the current DM message was sent for
-    renewals: int = 0  # times a new message was asked for even for the same decision (/rack, a moved table)
-    renewed: int = 0  # ... of which the DM sent so far answers
-    where: DmShown | None = None  # the standing DM as last sent (the display record has it after a restart)
-    failures: int = 0  # transient failures in a row
+    shown: tuple[object, ...] | None = None  # what the table message shows now (an unchanged one is not edited)
+    picture: Picture | None = None  # the table image on it (kept on an edit if unchanged)
+    press: Hook | None = None  # a press under the table message, deferred: the message is brought up to date through it
     throttle: Throttle | None = None
 
 
@@ -76,9 +73,23 @@ class Presenter:
         self.bot = bot
         self.interval = interval
         self.tables: dict[int, ShownTable] = {}
-        self.seats: dict[tuple[int, int], ShownSeat] = {}
+        self.dms = Dms(bot, interval, self._seat_trouble)
         self._unsubscribe: list[Callable[[], None]] = []
-        self.dm_timings: list[float] | None = None  # seconds from a DM falling due to Discord having it (benchmarks)
+
+    @property
+    def seats(self) -> dict[tuple[int, int], ShownSeat]:
+        """Every person's DM, by (table, seat)."""
+        return self.dms.seats
+
+    @property
+    def dm_timings(self) -> list[float] | None:
+        """Seconds from a DM falling due to Discord having it (benchmarks set a list to collect them)."""
+        return self.dms.timings
+
+    @dm_timings.setter
+    def dm_timings(self, timings: list[float] | None) -> None:
+        """Collect DM timings in ``timings`` (None: stop)."""
+        self.dms.timings = timings
 
     @property
     def service(self) -> TableService:
@@ -87,7 +98,7 @@ class Presenter:
 
     def start(self) -> None:
         """Listen to every table, and to every seat a person holds."""
-        self._unsubscribe = [self.service.subscribe(self.on_table), self.service.subscribe_seat(self.on_seat)]
+        self._unsubscribe = [self.service.subscribe(self.on_table), self.service.subscribe_seat(self.dms.on_seat)]
 
     def stop(self) -> None:
         """Stop listening, and give up pending writes (shutting down)."""
@@ -97,14 +108,21 @@ class Presenter:
             throttle.stop()
 
     async def refresh_all(self) -> None:
-        """After a start-up: bring every open table's message and every player's DM up to date."""
+        """After a start-up, bring up to date only what changed while the bot was down (a big bot's start-up must
+        not spend its request budget redrawing a thousand tables): a table message whose mark differs from the one
+        it was last written with, and the DM of a player whose decision's DM was never sent. Everything else is
+        brought up to date by the next change at its table; its buttons work meanwhile."""
         for table_id in self.service.table_ids():
             update = self.service.snapshot(table_id)
-            self.on_table(update)
+            if update.view.display.shown != mark(update):
+                self.on_table(update)
             if update.view.game is None:
                 continue
             for player in update.view.people:
-                self.on_seat(self.service.seat_update(table_id, player))
+                mine = self.service.seat_update(table_id, player)
+                sent = update.view.display.dms.get(mine.seat)
+                if mine.awaited and look.actionable(mine) and (sent is None or sent.token != mine.table.token):
+                    self.dms.on_seat(mine)
 
     async def settle(self) -> None:
         """Wait until every pending message update is done (tests, shutdown); retries waiting on Discord aside."""
@@ -112,8 +130,7 @@ class Presenter:
             await throttle.settle()
 
     def _throttles(self) -> list[Throttle]:
-        shown = [t.throttle for t in self.tables.values()] + [s.throttle for s in self.seats.values()]
-        return [throttle for throttle in shown if throttle is not None]
+        return [t.throttle for t in self.tables.values() if t.throttle is not None] + self.dms.throttles()
 
     # -- the table message -----------------------------------------------------------------------------------
     def on_table(self, update: TableUpdate) -> None:
@@ -121,18 +138,56 @@ class Presenter:
         shown = self.tables.get(update.table_id)
         if shown is None:
             shown = self.tables[update.table_id] = ShownTable(update.table_id, update.view.display)
-            shown.throttle = Throttle(lambda: self._flush_table(shown), self.interval, self.bot.door.backoff)
+            shown.throttle = Throttle(lambda: self._flush_table(shown), self.interval, self.bot.door.backoff,
+                                      calm=self.interval * CALM)
         if update.cause is Cause.START:
             shown.log.clear()
         shown.log.extend(look.event_lines(update))
         shown.latest = update
-        self.poke(update.table_id)
+        self.poke(update.table_id, soon=self._pressing(update))
 
-    def poke(self, table_id: int, *, now: bool = False) -> None:
-        """Bring a table's message up to date soon (``now``: without waiting for the interval or a retry)."""
+    def _seat_trouble(self, table_id: int) -> None:
+        """A person's DMs turned out closed, or failing, or working again: the table message says so soon."""
+        if self.service.is_open(table_id):
+            self.on_table(self.service.snapshot(table_id))
+
+    def _pressing(self, update: TableUpdate) -> bool:
+        """Whether someone at the table must see this change soon, not with the computers' next moves: the lobby,
+        the deal, the end, or a decision awaiting a person who plays from the thread (her DMs closed or failing).
+        A person playing from her DM is told of her decisions there (a decision put to her does not hurry the
+        table message: measured, that doubled its edits)."""
+        view = update.view
+        if update.cause in AT_ONCE or view.game is None or update.phase in (TablePhase.FINISHED, TablePhase.LOBBY):
+            return True
+        from_thread = view.display.dms_closed | self.dms.unreachable(update.table_id)
+        return any(seat in from_thread and view.seats[seat].human and not view.seats[seat].away
+                   for seat in update.awaiting)
+
+    def poke(self, table_id: int, *, now: bool = False, soon: bool = False) -> None:
+        """Bring a table's message up to date within the calm interval (``soon``: within the short one; ``now``:
+        without waiting for the interval or a retry)."""
         shown = self.tables.get(table_id)
         if shown is not None and shown.throttle is not None:
-            shown.throttle.poke(now=now)
+            shown.throttle.poke(now=now, soon=soon)
+
+    def saw(self, interaction: discord.Interaction[CharlestonBot]) -> None:
+        """Someone used a command or pressed a button in a channel: if it is a table's thread and she is seated
+        there, her interaction's token may tell her of her moves privately there (her DMs being closed)."""
+        channel = interaction.channel_id
+        for shown in self.tables.values():
+            if shown.display.thread == channel and self.service.is_open(shown.table_id):
+                seat = self.service.view(shown.table_id).seat_of(interaction.user.id)
+                if seat is not None:
+                    self.dms.saw(shown.table_id, seat, interaction)
+
+    def pressed(self, update: TableUpdate, interaction: discord.Interaction[CharlestonBot]) -> None:
+        """A person moved with a button under the table message (the press deferred): the table message is brought
+        up to date through the press, at once."""
+        shown = self.tables.get(update.table_id)
+        if shown is None:
+            return
+        shown.press = Hook.of(interaction)
+        self.poke(update.table_id, soon=True)
 
     async def show_now(self, table_id: int) -> None:
         """Bring a table's message up to date at once (a new table's lobby) and wait for it."""
@@ -185,20 +240,45 @@ class Presenter:
         door, table_id = self.bot.door, shown.table_id
         thread, old = shown.display.thread, shown.display.message
         assert thread is not None
+        payload = await self._payload(shown, update)
+        look_now = _looks(payload)
+        press, shown.press = shown.press, None
+        marked = mark(update)
         if old is not None and not shown.below:
+            if look_now == shown.shown:
+                return  # it shows this already
             try:
-                await door.edit(thread, old, await self._payload(shown, update), "edit the table message",
-                                table=table_id)
+                await self._edit_table(shown, thread, old, payload.keep(shown.picture, old), press)
+                shown.shown = look_now
+                await self.remember(shown, lambda d: d.with_shown(marked))
                 return
             except DiscordFailure as failure:
                 if failure.kind is not Failure.MESSAGE_GONE:
                     raise
                 old = None  # deleted: post it again
-        sent = await door.send(thread, await self._payload(shown, update), "post the table message", table=table_id)
-        shown.below = False
-        await self.remember(shown, lambda d: d.with_message(sent.id))
+                payload = await self._payload(shown, update)
+        sent = await door.send(thread, payload, "post the table message", table=table_id)
+        shown.below, shown.shown, shown.picture = False, look_now, Picture.of(sent, payload)
+        await self.remember(shown, lambda d: d.with_message(sent.id).with_shown(marked))
         if old is not None:
             await door.delete(thread, old, "delete the old table message", table=table_id)
+
+    async def _edit_table(self, shown: ShownTable, thread: int, message: int, payload: Payload,
+                          press: Hook | None) -> None:
+        """Edit the table message: through the press made under it while its token lives (exempt from the global
+        limit), else through the channel."""
+        what, door = "edit the table message", self.bot.door
+        if press is not None and press.live and press.original == message:
+            try:
+                shown.picture = Picture.of(await door.edit_hook(press, message, payload, what, table=shown.table_id),
+                                           payload)
+                return
+            except DiscordFailure as failure:
+                if failure.kind is not Failure.EXPIRED:
+                    raise
+                for file in payload.files:
+                    file.reset()
+        shown.picture = Picture.of(await door.edit(thread, message, payload, what, table=shown.table_id), payload)
 
     async def _results(self, shown: ShownTable, update: TableUpdate) -> None:
         """The results of a game just finished, posted once (before a close, too: a finished game's chips show)."""
@@ -240,148 +320,34 @@ class Presenter:
 
     def unreachable(self, table_id: int) -> frozenset[int]:
         """Seats whose DMs Discord has failed to deliver several times in a row."""
-        return frozenset(seat for (table, seat), shown in self.seats.items()
-                         if table == table_id and shown.failures >= UNREACHABLE_AFTER)
+        return self.dms.unreachable(table_id)
 
-    # -- a player's DM -----------------------------------------------------------------------------------------
-    def on_seat(self, update: SeatUpdate) -> None:
-        """A seat a person holds changed."""
-        shown = self._seat(update)
-        shown.notes.extend(look.private_notes(update))
-        shown.latest = update
-        assert shown.throttle is not None
-        shown.throttle.poke()
-
-    def _seat(self, update: SeatUpdate) -> ShownSeat:
-        key = (update.table.table_id, update.seat)
-        shown = self.seats.get(key)
-        if shown is None:
-            shown = self.seats[key] = ShownSeat(latest=update)
-            shown.throttle = Throttle(lambda: self._flush_seat(key, shown), self.interval, self.bot.door.backoff)
-        return shown
-
+    # -- a player's DM (cogs.dms) ----------------------------------------------------------------------------
     def renew(self, update: SeatUpdate, note: str | None = None) -> ShownSeat:
         """Send a player's message again as a new DM soon (a moved table; with ``note`` added)."""
-        shown = self._seat(update)
-        if note is not None:
-            shown.notes.append(note)
-        shown.latest, shown.shown = update, None
-        shown.renewals += 1
-        assert shown.throttle is not None
-        shown.throttle.poke(now=True)
-        return shown
+        return self.dms.renew(update, note)
 
     async def resend(self, update: SeatUpdate) -> bool:
         """Send a player's message again as a new DM now (``/rack``); False when their DMs are closed."""
-        shown = self.renew(update)
+        shown = self.dms.renew(update)
         assert shown.throttle is not None
         await shown.throttle.settle()
         table_id = update.table.table_id
         return not self.service.is_open(table_id) or update.seat not in self.service.display(table_id).dms_closed
 
-    async def refresh_seat(self, update: SeatUpdate, note: str | None = None) -> None:
-        """The player just moved from their DM: bring it up to date now, not at the next interval (with
-        ``note`` added: what became of a press Discord said failed)."""
-        shown = self._seat(update)
-        if note is not None:
-            shown.notes.append(note)
-            shown.latest, shown.shown = update, None
-        assert shown.throttle is not None
-        shown.throttle.poke(now=True)
 
-    async def _flush_seat(self, key: tuple[int, int], shown: ShownSeat) -> float | None:
-        update = shown.latest
-        if update is None:
-            return None
-        if update.player_id is not None and update.view is not None:  # between games nobody has a DM to keep
-            try:
-                await self._write_dm(key, shown, update)
-            except DiscordFailure as failure:
-                if failure.retry:
-                    shown.failures += 1
-                    if shown.failures == UNREACHABLE_AFTER:
-                        self.poke(key[0])  # the table message says so
-                raise
-            if shown.failures >= UNREACHABLE_AFTER:
-                self.poke(key[0])
-            shown.failures = 0
-        if update.table.view.closed:
-            self.seats.pop(key, None)  # its last edit is made: nothing of the table is kept
-        return None
-
-    async def _write_dm(self, key: tuple[int, int], shown: ShownSeat, update: SeatUpdate) -> None:
-        started = time.perf_counter()
-        print_ = fingerprint(update)
-        if print_ == shown.shown and shown.renewals == shown.renewed:
-            return
-        table_id, seat = key
-        assert update.player_id is not None
-        closed = update.table.view.closed
-        where = shown.where
-        if where is None:  # after a restart: the standing DM, and the decision it was sent for
-            display = self.service.display(table_id) if self.service.is_open(table_id) else update.table.view.display
-            where = shown.where = display.dms.get(seat)
-            shown.notified = where.token if where is not None else None
-        fresh = not closed and (
-            shown.renewals > shown.renewed or (update.awaited and look.actionable(update)
-                                and update.table.phase is not TablePhase.CALL_WINDOW
-                                and update.table.token != shown.notified))
-        door = self.bot.door
-        renewals, notes = shown.renewals, list(shown.notes)  # notes and renewals coming meanwhile wait their turn
-        if where is not None and not fresh:
-            try:
-                payload = await look.seat_payload(update, notes, self.bot.drawing)
-                await door.edit(where.channel, where.message, payload, "edit a DM", table=table_id)
-                shown.shown, shown.renewed = print_, renewals
-                self._timed(started)
-                return
-            except DiscordFailure as failure:
-                if failure.kind is not Failure.MESSAGE_GONE:
-                    raise
-                where = shown.where = None  # the player deleted it: send it again
-        if closed:
-            return  # no DM to bring to a close
-        payload = await look.seat_payload(update, notes, self.bot.drawing)
-        sent = await door.send_dm(update.player_id, payload, "send a DM", channel_id=where.channel if where else None,
-                                  table=table_id)
-        self._timed(started)
-        shown.shown, shown.renewed = print_, renewals
-        if sent is None:
-            await self._dms_closed(table_id, seat)
-            return
-        if update.awaited and look.actionable(update):
-            shown.notified = update.table.token
-        for note in notes:  # shown now: the next new message starts without them
-            with contextlib.suppress(ValueError):
-                shown.notes.remove(note)
-        shown.where = DmShown(sent.channel.id, sent.id, shown.notified)
-        await self._remember_dm(table_id, seat, shown.where)
-        if where is not None:
-            await door.delete(where.channel, where.message, "delete the old DM", table=table_id)
-
-    async def _remember_dm(self, table_id: int, seat: int, dm: DmShown) -> None:
-        with contextlib.suppress(TableError):  # closed meanwhile
-            await self.service.update_display(table_id, lambda d: d.with_dm(seat, dm))
-
-    def _timed(self, started: float) -> None:
-        if self.dm_timings is not None:
-            self.dm_timings.append(time.perf_counter() - started)
-
-    async def _dms_closed(self, table_id: int, seat: int) -> None:
-        if not self.service.is_open(table_id) or seat in self.service.display(table_id).dms_closed:
-            return
-        await self.service.update_display(table_id, lambda d: d.with_dms_closed(seat))
-        self.on_table(self.service.snapshot(table_id))
-
-
-def fingerprint(update: SeatUpdate) -> tuple[object, ...]:
-    """What a player's message depends on: when it is unchanged, the message needs no edit."""
+def mark(update: TableUpdate) -> str:
+    """A short mark of the table's state as its message shows it (kept in its display record, so that a restart
+    redraws only a table that changed while the bot was down)."""
     view = update.view
-    table = update.table
-    acting = look.actionable(update)
-    return (table.view.game.game_no if table.view.game else None, table.phase is TablePhase.FINISHED, acting,
-            (table.token, table.claimable) if acting else None, view.rack if view else None,
-            view.drawn if view else None,
-            view.exposures if view else None, tuple(update.choices.keys()) if acting else (),
-            table.view.seats[update.seat].away, table.deadline if acting else None, table.view.status,
-            table.view.display.thread)
+    seats = tuple((s.player_id, s.name, s.computer_level, s.away) for s in view.seats)
+    state = (update.phase, update.token, update.awaiting, update.deadline, view.status,
+             view.game.to_json() if view.game is not None else None, seats, sorted(view.display.dms_closed))
+    return hashlib.blake2b(repr(state).encode(), digest_size=8).hexdigest()
+
+
+def _looks(payload: Payload) -> tuple[object, ...]:
+    """What a message shows: its text, its picture and its components (an unchanged one needs no edit)."""
+    components = tuple((getattr(item, "custom_id", None), getattr(item, "label", None))
+                       for item in (payload.view.children if payload.view is not None else ()))
+    return payload.content, payload.picture, components

@@ -24,11 +24,15 @@ Flush = Callable[[], Awaitable[float | None]]  # returns None when done, or seco
 
 
 class Throttle:
-    """Runs ``flush`` soon after :meth:`poke`, at most once per ``interval``, again after a failure."""
+    """Runs ``flush`` soon after :meth:`poke`, at most once per ``interval``, again after a failure. With ``calm``,
+    a routine poke waits ``calm`` seconds after the last run (changes gather into one write) and only a poke that
+    is ``soon`` waits no more than ``interval``."""
 
-    def __init__(self, flush: Flush, interval: float, backoff: Backoff) -> None:
+    def __init__(self, flush: Flush, interval: float, backoff: Backoff, calm: float | None = None) -> None:
         self._flush = flush
         self._interval = interval
+        self._calm = max(interval, calm if calm is not None else interval)
+        self._spacing = self._calm  # the wait after the last run that the pokes since ask for
         self._backoff = backoff
         self._last = -1e9
         self._not_before = 0.0  # a retry's earliest moment (time.monotonic)
@@ -38,9 +42,13 @@ class Throttle:
         self._task: asyncio.Task[None] | None = None
         self.failures = 0  # transient failures in a row
 
-    def poke(self, *, now: bool = False) -> None:
-        """Something changed: flush soon (with ``now``, without waiting for the interval or a retry's delay)."""
+    def poke(self, *, now: bool = False, soon: bool = False) -> None:
+        """Something changed: flush within the calm interval (``soon``: within the short one; ``now``: at once,
+        without waiting for the interval or a retry's delay)."""
         self._dirty = True
+        if soon and self._spacing > self._interval:
+            self._spacing = self._interval
+            self._wake.set()
         if now:
             self._last = -1e9
             self._not_before = 0.0
@@ -50,16 +58,17 @@ class Throttle:
 
     async def _run(self) -> None:
         while self._dirty:
-            wait = max(self._last + self._interval, self._not_before) - time.monotonic()
+            wait = max(self._last + self._spacing, self._not_before) - time.monotonic()
             if wait > 0:
                 self._wake.clear()
                 self._waiting = self._not_before > time.monotonic()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), wait)
                 self._waiting = False
-                if max(self._last + self._interval, self._not_before) > time.monotonic():
+                if max(self._last + self._spacing, self._not_before) > time.monotonic():
                     continue  # woken early by a poke that did not clear the wait
             self._dirty = False
+            self._spacing = self._calm
             self._last = time.monotonic()
             again = await self._attempt()
             if again is not None:

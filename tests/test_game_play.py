@@ -313,6 +313,14 @@ def test_P13_1946_a_flower_may_never_be_discarded() -> None:
     assert Discard(0, Tile.F) not in legal_actions(table.game, 0)
 
 
+def test_P13_1946_a_rack_of_flowers_only_may_throw_a_flower_so_the_game_goes_on() -> None:
+    """§11.7: with nothing but flowers in hand, no tile could be thrown; the game would stop for good."""
+    table = Table({0: "F F F F F F F F F F F F F F"}, preset="nmjl-1946")
+    assert Discard(0, Tile.F) in legal_actions(table.game, 0)
+    table.discard(0, "F")
+    assert table.state.discards[-1] == (0, Tile.F)
+
+
 def test_P13_nmjl_flowers_are_ordinary_discards_and_any_flower_matches_any_flower() -> None:
     table = Table({0: "F", 2: "F F"})
     table.discard(0, "F")

@@ -124,6 +124,10 @@ async def test_a_server_without_a_league_has_standings(tmp_path: Path, open_db: 
     assert [r.player_id for r in this_week.rows] == [ALICE] and this_week.rows[0].games == 1
     totals = await leagues.server_totals(5)
     assert totals.name == "all games" and totals.rows == this_week.rows
+    # Suggestions name the server's weeks as people say them; each value reads back as its week
+    choices = await leagues.server_week_choices(5, 2)
+    assert choices == [("week of 2 Nov 2026", "2026-W45"), ("week of 26 Oct 2026", "2026-W44")]
+    assert (await leagues.server_week(5, choices[1][0])).label == "2026-W44"
     with pytest.raises(TableError, match="is not a week"):
         await leagues.server_week(5, "someday")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from support.service import ALICE, BOB, OpenDb, human_table, waiting
+from support.service import ALICE, BOB, OpenDb, human_table, plain_tile, waiting
 
 from bot.engine.actions import CharlestonPass, Discard, PassCall
 from bot.engine.rules import table_rules
@@ -79,7 +79,7 @@ async def test_a_restarted_service_picks_the_game_up_exactly_where_it_was(db_tar
     await first.start(table_id)
     before = first.tables[table_id]
     assert before.game is not None
-    tile = before.game.state.seats[0].rack[0]
+    tile = plain_tile(before.game.state.seats[0].rack)
     await first.act(table_id, ALICE, Discard(0, tile))
     snapshot = before.game.state.to_json()
     version = before.version
@@ -156,7 +156,7 @@ async def test_two_actions_racing_on_one_table_are_serialised_and_the_loser_is_t
     await service.start(table_id)
     table = service.tables[table_id]
     assert table.game is not None
-    tile = table.game.state.seats[0].rack[0]
+    tile = plain_tile(table.game.state.seats[0].rack)
     other = next(t for t in table.game.state.seats[0].rack if t != tile)
     results = await asyncio.gather(service.act(table_id, ALICE, Discard(0, tile)),
                                    service.act(table_id, ALICE, Discard(0, other)), return_exceptions=True)
@@ -178,7 +178,7 @@ async def test_an_illegal_action_is_explained_and_changes_nothing(db: Database) 
         await service.act(table_id, BOB, PassCall(1))
     assert refused.value.kind == ErrorKind.ILLEGAL
     with pytest.raises(TableError, match="another seat"):
-        await service.act(table_id, BOB, Discard(0, table.game.state.seats[0].rack[0]))
+        await service.act(table_id, BOB, Discard(0, plain_tile(table.game.state.seats[0].rack)))
     with pytest.raises(TableError, match="not a move") as malformed:
         await service.act(table_id, ALICE, "d.ZZ")
     assert malformed.value.kind == ErrorKind.BAD_INPUT
@@ -267,3 +267,16 @@ async def test_a_process_restores_only_the_tables_of_its_shards(db_target: str, 
     assert sorted(t.row.guild_id for t in second.tables.values()) == [guilds[n] for n in (1, 3, 5, 7)]
     for table in second.tables.values():
         assert table.game is not None and table.version == first.tables[table.table_id].version
+
+
+async def test_a_command_typed_in_a_dm_means_the_callers_only_table_anywhere(db: Database) -> None:
+    service = TableService(db, clock=ManualClock(), computer_delay=0)
+    first = (await service.create_table(111 << 22, 5)).table_id
+    await service.join(first, ALICE, "Alice")
+    assert service.table_for(0, 77, ALICE) == first  # a DM: guild 0, the DM channel
+    second = (await service.create_table(222 << 22, 6)).table_id
+    await service.join(second, ALICE, "Alice")
+    with pytest.raises(TableError) as several:
+        service.table_for(0, 77, ALICE)
+    assert several.value.kind is ErrorKind.NO_TABLE
+    assert service.table_for(222 << 22, 9, ALICE) == second  # in a guild, that guild's one

@@ -12,9 +12,10 @@ from support.service import ALICE, human_table, move_people, play_until, waiting
 
 from bot.engine.actions import PassCall
 from bot.engine.state import Phase
+from bot.engine.tiles import Tile
 from bot.service.answers import can_call
 from bot.service.clock import ManualClock
-from bot.service.errors import ErrorKind, MahJonggAtStake
+from bot.service.errors import ErrorKind, MahJonggAtStake, NeedsConfirmation
 from bot.service.tables import TableService
 from bot.service.updates import SeatUpdate, TableOptions
 from bot.store.db import Database
@@ -179,3 +180,22 @@ async def test_the_lobby_shows_as_many_chairs_as_the_table_has_players(db: Datab
     for seat in taken:
         await service.join(table_id, 7000 + seat, f"P{seat}", seat=seat)
     assert [s.seat for s in service.view(table_id).chairs()] == shown
+
+
+async def test_discarding_a_joker_is_asked_about_until_confirmed(db: Database) -> None:
+    """The misclick guard: a joker is discarded only once the player confirms it; the refusal offers no other move,
+    and nothing moves meanwhile."""
+    clock = ManualClock()
+    service = TableService(db, clock=clock, computer_delay=0)
+    table_id = await human_table(service, [ALICE], seed=19)
+    await service.start(table_id)
+    mine = await play_until(service, clock, table_id,
+                            lambda u: u.awaited and any(c.key == "d.J" for c in u.choices.discard))
+    version = service.tables[table_id].version
+    with pytest.raises(NeedsConfirmation) as asked:
+        await service.act(table_id, ALICE, "d.J", token=mine.table.token)
+    assert asked.value.kind == ErrorKind.CONFIRM and asked.value.instead is None
+    assert asked.value.anyway == "Discard the joker" and "joker" in asked.value.message
+    assert service.tables[table_id].version == version
+    done = await service.act(table_id, ALICE, "d.J", token=mine.table.token, confirm=True)
+    assert any(e.type == "discard" and e.seat == 0 and e.data["tile"] == Tile.J for e in done.events)

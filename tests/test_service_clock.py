@@ -7,7 +7,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from support.service import ALICE, BOB, CAROL, DAN, PEOPLE, OpenDb, human_table, move_people, waiting
+from support.service import ALICE, BOB, CAROL, DAN, PEOPLE, OpenDb, human_table, move_people, plain_tile, waiting
 
 from bot.engine.state import Phase
 from bot.engine.tiles import code
@@ -92,7 +92,7 @@ async def test_computer_moves_happen_at_their_paced_times(db: Database) -> None:
     await service.start(table_id)
     table = service.tables[table_id]
     assert table.game is not None
-    tile = table.game.state.seats[0].rack[0]
+    tile = plain_tile(table.game.state.seats[0].rack)
     await service.act(table_id, ALICE, f"d.{code(tile)}")  # East (Alice) opens
     await service.drain()
     moments.clear()
@@ -135,7 +135,7 @@ async def test_two_players_passing_the_same_window_at_the_same_moment_are_both_a
     await service.start(table_id)
     table = service.tables[table_id]
     assert table.game is not None
-    tile = table.game.state.seats[0].rack[0]
+    tile = plain_tile(table.game.state.seats[0].rack)
     await service.act(table_id, ALICE, f"d.{code(tile)}")
     window = service.seat_update(table_id, BOB).table.token
     assert table.game.state.phase == Phase.CALL_WINDOW and waiting_for(table.game) == [1, 2, 3]
@@ -192,7 +192,7 @@ async def test_computers_answer_a_call_window_open_when_the_bot_stopped(db_targe
     await first.start(table_id)
     game = first.tables[table_id].game
     assert game is not None
-    await first.act(table_id, ALICE, f"d.{code(game.state.seats[0].rack[0])}")
+    await first.act(table_id, ALICE, f"d.{code(plain_tile(game.state.seats[0].rack))}")
     assert game.state.phase == Phase.CALL_WINDOW and waiting_for(game) == [1, 2, 3]
     await db1.close()  # stopped before the computers' 1.5 s were up
 
@@ -219,7 +219,7 @@ async def test_a_second_process_on_the_same_database_gets_a_clear_conflict(db_ta
     await two.restore()
     game = one.tables[table_id].game
     assert game is not None
-    tile = code(game.state.seats[0].rack[0])
+    tile = code(plain_tile(game.state.seats[0].rack))
     await one.act(table_id, ALICE, f"d.{tile}")
     with pytest.raises(TableError, match="another copy of the bot") as conflict:
         await two.act(table_id, ALICE, f"d.{tile}")
@@ -235,7 +235,7 @@ async def test_a_hold_extends_the_deadline_in_an_update(db: Database) -> None:
     await service.start(table_id)
     table = service.tables[table_id]
     assert table.game is not None
-    await service.act(table_id, ALICE, f"d.{code(table.game.state.seats[0].rack[0])}")
+    await service.act(table_id, ALICE, f"d.{code(plain_tile(table.game.state.seats[0].rack))}")
     opened = table.deadline
     assert opened == clock.now() + timedelta(seconds=8)
     held = await service.act(table_id, BOB, "h", token=service.seat_update(table_id, BOB).table.token)

@@ -6,33 +6,12 @@ and texts too long for a phone or a button."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from support.wording import Said, play_and_collect
+from support.wording import LIMITS, Said, faults, play_and_collect
 
 from bot.service.cards import load_card
-
-LINE_IDS = sorted({line.id for card in ("practice", "nmjl-1946") for line in load_card(card).lines}, key=len,
-                  reverse=True)
-LINE_ID = re.compile(r"(?<![\w#-])(?:" + "|".join(map(re.escape, LINE_IDS)) + r")(?![\w-])")
-WRONG_PERSON = re.compile(r"\bYou (?:is|was|has|receives|passes|discards|calls|draws|gives|offers|votes|stops|swaps|"
-                          r"exposes|lays|adds|asks|takes|wins|goes|declares)\b")
-FAULTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("a card line's id", LINE_ID),
-    ("a named group called 'group of N'", re.compile(r"\bgroup of \d")),
-    ("points where the unit is chips", re.compile(r"\bpoints?\b", re.IGNORECASE)),
-    ("a counter of discards or games", re.compile(r"\b(?:discard|turn) \d+ of game|\bof game \d+")),
-    ("a verb for someone else after 'You'", WRONG_PERSON),
-    ("a snake_case name", re.compile(r"\b[a-z]+_[a-z_]+\b")),
-    ("an empty list shown as 'none' in brackets", re.compile(r"\([^()]*: none\)")),
-    ("shouted Mah Jongg", re.compile(r"MAH JONGG!")),
-    ("brackets side by side", re.compile(r"\)\s*\(")),
-    ("empty brackets", re.compile(r"\(\s*\)")),
-)
-CODE = re.compile(r"(?<![\w\"'])[1-9][BCD](?![\w\"'])")  # a tile code where a player reads names
-LIMITS = {"told": 160, "labels": 80, "hints": 300, "alt": 1000, "errors": 200}
 
 GAMES = {
     "practice, four people": dict(seed=3, seats=(0, 1, 2, 3), preset="nmjl"),
@@ -42,34 +21,6 @@ GAMES = {
                                    three_player_charleston="bob"),
     "two players, blanks": dict(seed=7, seats=(0, 2), preset="nmjl", players=2, blanks=4),
 }
-
-
-def nested(text: str) -> bool:
-    """A bracket opened inside another: "South (Computer (normal))"."""
-    depth = 0
-    for char in text:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth > 1:
-            return True
-    return False
-
-
-def faults(said: Said, *, flowers_wild: bool) -> list[str]:
-    """Every fault found, as "where: what: text"."""
-    found = []
-    for where, text in said.everything():
-        for what, pattern in FAULTS:
-            if pattern.search(text):
-                found.append(f"{where}: {what}: {text}")
-        if nested(text):
-            found.append(f"{where}: a bracket in a bracket: {text}")
-        if len(text) > LIMITS[where]:
-            found.append(f"{where}: longer than {LIMITS[where]} characters: {text}")
-        if flowers_wild and re.search(r"\bjokers?\b", text, re.IGNORECASE):
-            found.append(f"{where}: a joker under the 1946 rules: {text}")
-        if where in ("told", "labels", "hints") and CODE.search(text):
-            found.append(f"{where}: a tile code in a sentence: {text}")
-    return found
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

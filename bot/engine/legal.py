@@ -28,7 +28,7 @@ from .actions import (
 from .game import Game
 from .liveness import alive_after
 from .matching import check, exposure_verdict, may_be_mahjong
-from .queries import blank_swap_refusal, dead_discard_refusal
+from .queries import blank_swap_refusal, dead_discard_refusal, may_discard_flower
 from .redeem import discard_win
 from .state import CallWindow, Phase
 from .tiles import SORT_KEY, Tile
@@ -111,7 +111,7 @@ def _turn_actions(game: Game, seat: int) -> list[Action]:
                                                                 tile_set=game.tile_set).mahjong:
         actions.append(DeclareMahJongg(seat))
     for tile in sorted(set(me.rack), key=SORT_KEY.__getitem__):
-        if tile == Tile.F and not state.rules.discard_flowers:
+        if tile == Tile.F and not may_discard_flower(state, me.rack):
             continue
         actions.append(Discard(seat, tile))
     if game.card.wild == Tile.J:

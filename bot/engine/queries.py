@@ -1,6 +1,6 @@
 """Questions about a game state that the referee, the legal-action list and the views all ask, answered once:
-whose wind a seat is, which tiles are out of a seat's reach, who has yet to answer a discard, and whether a
-blank may be swapped now.
+whose wind a seat is, which tiles are out of a seat's reach, who has yet to answer a discard, whether a flower
+may be discarded, and whether a blank may be swapped now.
 """
 
 from __future__ import annotations
@@ -50,6 +50,13 @@ def tiles_in_sight(discards: Iterable[tuple[int, int]], exposures: Sequence[Iter
 def unanswered(state: GameState, window: CallWindow) -> list[int]:
     """Live seats, other than the discarder, that have neither passed nor claimed the window's discard."""
     return [s for s in state.live_seats if s != window.discarder and not window.answered(s)]
+
+
+def may_discard_flower(state: GameState, rack: Sequence[int]) -> bool:
+    """Whether a flower may be thrown from ``rack``: always where flowers are ordinary tiles (P13 [NMJL]); under the
+    1946 rules never, unless every tile in the rack is a flower, when nothing else could be thrown and the game
+    could not go on (docs/rules.md §11.7)."""
+    return state.rules.discard_flowers or all(tile == Tile.F for tile in rack)
 
 
 def blank_swap_refusal(state: GameState, seat: int) -> str | None:

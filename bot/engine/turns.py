@@ -9,6 +9,7 @@ from .ending import end
 from .errors import IllegalAction
 from .events import Event, EventKind, private, public
 from .liveness import recheck
+from .queries import may_discard_flower
 from .referee import Referee
 from .state import CallWindow, GameState, Phase, Result, Turn, TurnStage
 from .tiles import Tile, name
@@ -47,7 +48,7 @@ def discard(ref: Referee, action: Discard) -> list[Event]:
     seat = state.seats[action.seat]
     if action.tile not in seat.rack:
         raise IllegalAction(f"You don't have {name(action.tile)} to discard.")
-    if action.tile == Tile.F and not state.rules.discard_flowers:
+    if action.tile == Tile.F and not may_discard_flower(state, seat.rack):
         raise IllegalAction("Flowers may never be discarded under these rules.")
     called = state.turn_state.stage == TurnStage.CALLED
     seat.rack.remove(action.tile)

@@ -6,6 +6,9 @@
 - A Mah Jongg at stake: a Pass (on a discard she could win on), a discard (with a Mah Jongg on her own tiles) or
   East's first Charleston pass (with her dealt hand complete) is refused with :class:`MahJonggAtStake` unless the
   player confirms it; the caller then offers "Mah Jongg!" or the move anyway.
+- A misclick guard: discarding a joker is a tap easily made by mistake and never taken back, so it is refused
+  with :class:`NeedsConfirmation` unless the player confirms it (under the 1946 rules there are no jokers, and
+  their wild tile, the flower, may never be discarded).
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from bot.engine.actions import Action, Call, CharlestonPass, DeclareMahJongg, Di
 from bot.engine.game import Game
 from bot.engine.legal import legal_actions
 from bot.engine.state import Phase
-from bot.engine.tiles import name
+from bot.engine.tiles import Tile, name
 
-from .errors import MahJonggAtStake
+from .errors import ErrorKind, MahJonggAtStake, NeedsConfirmation
 from .keys import action_key
 from .live import LiveTable
 
@@ -57,3 +60,12 @@ def refuse_throwing_away_mahjong(game: Game, seat: int, action: Action) -> None:
         what = "discard anyway" if isinstance(action, Discard) else "pass your tiles anyway"
         raise MahJonggAtStake(f"Your tiles are a Mah Jongg! Declare it, or {what}.", action_key(DeclareMahJongg(seat)),
                               what.capitalize())
+
+
+def refuse_discarding_wild(game: Game, seat: int, action: Action) -> None:
+    """Raise :class:`NeedsConfirmation` if ``action`` discards a joker (the 1946 rules have none, and never let a
+    flower, their wild tile, be discarded: P13)."""
+    if not isinstance(action, Discard) or action.tile != Tile.J:
+        return
+    raise NeedsConfirmation(ErrorKind.CONFIRM, "Discard a joker? A discard can't be taken back, and a joker is worth "
+                            "keeping.", "Discard the joker")

@@ -3,8 +3,9 @@ record, kept by the service across restarts (the ``display`` column of ``tables`
 
 The stored JSON keeps the shape it has always had (``{"thread": 1, "message": 2, "dms": {"0": [channel, message,
 token]}, "dms_closed": [1]}``) plus ``parent`` (the channel a thread was opened in, where a new one goes when it is
-deleted), ``blocked`` (the opener was told the bot may not post in the thread: told once per outage) and
-``results`` (the last game whose results were posted: posted once, even across a restart).
+deleted), ``blocked`` (the opener was told the bot may not post in the thread: told once per outage),
+``results`` (the last game whose results were posted: posted once, even across a restart) and ``shown`` (a mark
+of what the table message showed when last written: a restart leaves a table message alone while it is the same).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Display:
     dms_closed: frozenset[int] = frozenset()  # seats whose player's DMs are closed (50007)
     blocked: bool = False  # the bot may not post in the thread, and the opener has been told
     results: int = 0  # the last game whose results were posted in the thread (posted once, even across restarts)
+    shown: str = ""  # a mark of what the table message showed when last written (none: unknown)
 
     def opened(self, thread: int, parent: int | None) -> Display:
         """Shown in ``thread`` (opened in channel ``parent``; None when the table plays in the channel itself)."""
@@ -59,13 +61,17 @@ class Display:
             dms[seat] = shown
         return replace(self, dms=dms)
 
-    def with_dms_closed(self, seat: int) -> Display:
-        """Seat ``seat``'s player has closed DMs."""
-        return replace(self, dms_closed=self.dms_closed | {seat})
+    def with_dms_closed(self, seat: int, closed: bool = True) -> Display:
+        """Seat ``seat``'s player has closed DMs (``closed=False``: they are open again)."""
+        return replace(self, dms_closed=self.dms_closed | {seat} if closed else self.dms_closed - {seat})
 
     def with_results(self, game_no: int) -> Display:
         """The results of game ``game_no`` were posted."""
         return replace(self, results=game_no)
+
+    def with_shown(self, mark: str) -> Display:
+        """The table message now shows the state marked ``mark``."""
+        return replace(self, shown=mark)
 
     def with_blocked(self, blocked: bool) -> Display:
         """The opener was told the bot may not post in the thread (True), or it may again (False)."""
@@ -88,6 +94,8 @@ class Display:
             data["blocked"] = True
         if self.results:
             data["results"] = self.results
+        if self.shown:
+            data["shown"] = self.shown
         return data
 
     @staticmethod
@@ -105,9 +113,12 @@ class Display:
         closed = data.get("dms_closed") or []
         if not isinstance(closed, list | tuple):
             raise ValueError(f"display dms_closed must be a list, not {closed!r}")
+        shown = data.get("shown", "")
+        if not isinstance(shown, str):
+            raise ValueError(f"display shown must be a string, not {shown!r}")
         return Display(_optional_id(data.get("thread")), _optional_id(data.get("message")),
                        _optional_id(data.get("parent")), dms, frozenset(_id(s) for s in closed),
-                       bool(data.get("blocked", False)), _id(data.get("results", 0)))
+                       bool(data.get("blocked", False)), _id(data.get("results", 0)), shown)
 
 
 def _id(value: object) -> int:

@@ -20,6 +20,7 @@ class ErrorKind(StrEnum):
     NO_LEAGUE = "no_league"  # no league by that name in this server (or none here, or several to choose from)
     EXISTS = "exists"  # a league, season or card of that name already exists in this server
     MAHJONG_AT_STAKE = "mahjong_at_stake"  # the move would throw away a Mah Jongg the player can claim now
+    CONFIRM = "confirm"  # a move easily made by mistake and never taken back (discarding a joker): asked again
 
 
 class TableError(Exception):
@@ -31,12 +32,21 @@ class TableError(Exception):
         self.message = message
 
 
-class MahJonggAtStake(TableError):
+class NeedsConfirmation(TableError):
+    """A move refused until the player confirms it: the caller asks her to choose between ``anyway`` (the refused
+    move again, with ``confirm=True``) and, where there is one, ``instead``: the key and label of a better move."""
+
+    def __init__(self, kind: ErrorKind, message: str, anyway: str, instead: tuple[str, str] | None = None) -> None:
+        super().__init__(kind, message)
+        self.anyway = anyway  # the label of the refused move made anyway: "Pass anyway", "Discard the joker"
+        self.instead = instead  # (key, label) of the move offered instead, if any: ("cm", "Mah Jongg!")
+
+
+class MahJonggAtStake(NeedsConfirmation):
     """A pass or a discard refused because the player can claim Mah Jongg now: the caller asks her to choose
     (``win_key``, the move that wins; or the refused move again with ``confirm=True``)."""
 
     def __init__(self, message: str, win_key: str, anyway: str) -> None:
-        super().__init__(ErrorKind.MAHJONG_AT_STAKE, message)
+        super().__init__(ErrorKind.MAHJONG_AT_STAKE, message, anyway, (win_key, "Mah Jongg!"))
         self.win_key = win_key  # the action key of the Mah Jongg: "cm" on a discard, "m" on her own tiles
         self.win_label = "Mah Jongg!"
-        self.anyway = anyway  # the label of the refused move made anyway: "Pass anyway", "Discard anyway"

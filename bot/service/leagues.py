@@ -19,8 +19,8 @@ from bot.store import ledger
 from bot.store.db import Database
 from bot.store.leagues import LeagueRow as LeagueRow  # re-exported: the cogs see the service, never the store
 from bot.store.leagues import PostRow, SeasonRow
-from bot.store.standings import Standing as Standing
 from bot.store.standings import (
+    League,
     check_timezone,
     current_week,
     get_league,
@@ -29,6 +29,7 @@ from bot.store.standings import (
     week_label,
     week_start_date,
 )
+from bot.store.standings import Standing as Standing
 
 from .clock import Clock, SystemClock
 from .errors import ErrorKind, TableError
@@ -307,12 +308,15 @@ class LeagueService:
 
     def recent_weeks(self, league: LeagueRow, count: int = 12) -> list[str]:
         """This week and the ones before it, newest first (for suggestions)."""
-        label = current_week(league.weeks, self.now())
+        return self._recent(league.weeks, count)
+
+    def _recent(self, weeks: League, count: int) -> list[str]:
+        label = current_week(weeks, self.now())
         labels = [label]
-        day = week_start_date(label, league.week_start)
+        day = week_start_date(label, weeks.week_start)
         for _ in range(count - 1):
             day -= timedelta(days=7)
-            labels.append(week_label(day, league.week_start))
+            labels.append(week_label(day, weeks.week_start))
         return labels
 
     async def week(self, league: LeagueRow, label: str) -> WeekStandings:
@@ -364,6 +368,12 @@ class LeagueService:
         start, end = week_bounds(settings, label)
         rows = await standings(self.db, guild_id, start, end)
         return ServerStandings(guild_id, label, week_name(label, settings.week_start), rows)
+
+    async def server_week_choices(self, guild_id: int, count: int = 12) -> list[tuple[str, str]]:
+        """The server's weeks (as :meth:`server_week` counts them), this one and those before it, newest first, as
+        (name, label) pairs for suggestions, like :meth:`week_choices`."""
+        settings = await get_league(self.db, guild_id)
+        return [(week_name(label, settings.week_start), label) for label in self._recent(settings, count)]
 
     async def server_totals(self, guild_id: int) -> ServerStandings:
         """A server's standings over every game so far, league or not."""

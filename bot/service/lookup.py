@@ -43,11 +43,12 @@ class TableLookup:
 
     def table_for(self, guild_id: int, channel_id: int, player_id: int) -> int:
         """The table a command means: the one open in this channel or thread, else the caller's only table in
-        this guild; a TableError (NO_TABLE) saying where to use the command otherwise."""
+        this guild (in a DM, ``guild_id`` 0: their only table anywhere); a TableError (NO_TABLE) saying where to
+        use the command otherwise."""
         here = self.tables_at(guild_id, channel_id)
         if len(here) == 1:
             return here[0].table_id
-        mine = [t for t in self.tables_of(player_id) if t.row.guild_id == guild_id]
+        mine = [t for t in self.tables_of(player_id) if t.row.guild_id == guild_id or not guild_id]
         if len(mine) == 1 and not here:
             return mine[0].table_id
         raise TableError(ErrorKind.NO_TABLE, "Use this command in the table's thread (or open a table with /table "

@@ -158,8 +158,16 @@ def _play(event: Event, me: str, mine: bool, who: Namer, you: int | None, card: 
     return None
 
 
+def how_won(how: str, discarder: int | None = None) -> str:
+    """How a Mah Jongg was made, in words: "self-picked", "on a discard", "with the heavenly hand"; a discard
+    finished by redeeming a joker from an exposure (M3) is paid as a self-pick, and says so."""
+    if how == "self_pick" and discarder is not None:
+        return "on a discard, finished with a joker from an exposure (paid as self-picked)"
+    return HOW.get(how, how.replace("_", " "))
+
+
 def _mahjong(d: dict[str, Any], me: str, card: Card | None) -> str:
-    how = HOW.get(d["how"], "")
+    how = how_won(d["how"], d.get("discarder"))
     if d["line"] == "classical":
         return f"Mah Jongg! {me} {'go' if me == 'You' else 'goes'} out with four sets and a pair, {how}, " \
                f"worth {chips(d['value'])}."

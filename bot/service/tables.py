@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import datetime
 
 from bot.ai.players import LEVELS
@@ -31,7 +31,7 @@ from bot.store import records
 from bot.store.db import Database
 from bot.store.records import SeatRow
 
-from .answers import forced_answer, refuse_throwing_away_mahjong
+from .answers import forced_answer, refuse_discarding_wild, refuse_throwing_away_mahjong
 from .cards import UnknownCard, card_files, load_card
 from .clock import Clock, SystemClock
 from .decisions import open_tokens
@@ -75,12 +75,18 @@ class TableService(GamePlay, TableLookup):
 
     @classmethod
     async def open(cls, path: str, *, clock: Clock | None = None, computer_delay: float = 1.5,
-                   seeds: Iterator[int] | None = None, thinkers: int | None = 0) -> TableService:
-        """Open (and migrate) the database at ``path`` and restore every open table from it."""
+                   seeds: Iterator[int] | None = None, thinkers: int | None = 0,
+                   shards: tuple[int, tuple[int, ...]] | None = None,
+                   before_restore: Callable[[Database], Awaitable[None]] | None = None) -> TableService:
+        """Open (and migrate) the database at ``path`` and restore every open table from it (with ``shards``, only
+        those of the guilds on these Discord shards: see :meth:`restore`); ``before_restore`` runs first (a
+        cluster takes its shards there, so no other process restores the same tables)."""
         db = await Database.open(path)
         try:
+            if before_restore is not None:
+                await before_restore(db)
             service = cls(db, clock=clock, computer_delay=computer_delay, seeds=seeds, thinkers=thinkers)
-            await service.restore()
+            await service.restore(shards)
         except BaseException:
             await db.close()
             raise
@@ -353,7 +359,8 @@ class TableService(GamePlay, TableLookup):
         """A player's move, given as an action or an action key. With ``token`` (the decision the button was drawn
         for), the move is refused once that decision is over, and accepted while it is open, whatever else
         happened meanwhile. A pass or discard that would throw away a Mah Jongg she can claim now is refused
-        with :class:`~bot.service.errors.MahJonggAtStake` unless ``confirm``. Returns the mover's own update."""
+        with :class:`~bot.service.errors.MahJonggAtStake` unless ``confirm``, and so is discarding a joker with
+        :class:`~bot.service.errors.NeedsConfirmation`. Returns the mover's own update."""
         table = self.table(table_id)
         async with table.lock:
             game = self._require_game(table)
@@ -365,6 +372,7 @@ class TableService(GamePlay, TableLookup):
             self._require_open(game, token)
             if not confirm:
                 refuse_throwing_away_mahjong(game, seat, action)
+                refuse_discarding_wild(game, seat, action)
             if seat in table.away:
                 await self._set_back(table, seat)  # acting is proof of presence
             update, events = await self._apply(table, action, Cause.ACT)

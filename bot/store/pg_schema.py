@@ -2,6 +2,10 @@
 the rest in order, each in its own transaction, under an advisory lock so that processes starting together
 migrate once. Never edit a migration that has shipped: add a new one.
 
+Tables named ``cluster_*`` are PostgreSQL's alone: the working state of a bot run as several processes (see
+:mod:`bot.store.cluster`), not data. They are left out of the comparison with SQLite's schema, of ``charleston db
+copy`` and of ``backup``.
+
 The schema keeps SQLite's table and column names and column order (``tests/test_postgres.py`` compares them), so a
 query, a report or an operator's habit works on either. Types are PostgreSQL's (Discord ids are BIGINT; times
 stay ISO 8601 text in UTC, so the same comparisons serve both backends; flags stay 0/1 integers). Text that is
@@ -274,6 +278,27 @@ PG_MIGRATIONS: list[str] = [
         user_id  BIGINT NOT NULL,
         seen_at  TEXT COLLATE "C" NOT NULL,
         PRIMARY KEY (guild_id, user_id)
+    );
+    """,
+    # 2: the working state of several bot processes over one database (bot/store/cluster.py).
+    """
+    CREATE UNLOGGED TABLE cluster_inbox (
+        inbox_id   BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        shard      INTEGER NOT NULL,
+        payload    TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+    );
+
+    CREATE TABLE cluster_identify (
+        bucket        INTEGER PRIMARY KEY,
+        identified_at TIMESTAMPTZ NOT NULL
+    );
+
+    CREATE TABLE cluster_syncs (
+        scope     TEXT PRIMARY KEY,
+        digest    TEXT NOT NULL,
+        synced_by TEXT NOT NULL,
+        synced_at TIMESTAMPTZ NOT NULL
     );
     """,
 ]

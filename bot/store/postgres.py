@@ -221,12 +221,14 @@ class PostgresDatabase(Database):
             yield PgConnection(conn)
 
     async def table_columns(self) -> dict[str, list[str]]:
-        """Every table of the schema (the migrations' own record left out) and its columns, in order."""
+        """Every table of the schema (the migrations' own record and the cluster's working tables left out) and its
+        columns, in order."""
         rows = await self.fetchall(
             "SELECT c.table_name, c.column_name FROM information_schema.columns c "
             "JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name "
             "WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' "
-            "AND c.table_name != 'charleston_schema' ORDER BY c.table_name, c.ordinal_position")
+            "AND c.table_name != 'charleston_schema' AND c.table_name NOT LIKE 'cluster\\_%' "
+            "ORDER BY c.table_name, c.ordinal_position")
         columns: dict[str, list[str]] = {}
         for table, column in rows:
             columns.setdefault(str(table), []).append(str(column))

@@ -58,8 +58,8 @@ async def test_a_dm_prompt_survives_a_503_and_a_timeout(discord_double: Double, 
         said = [r.body for r in discord_double.world.requests if isinstance(r.body, dict)
                 and "isn't delivering your DMs" in str(r.body.get("content"))]
         assert said, "after three failures the table message told her to use My rack"
-        current = driver.table_message()
-        assert current is not None and "isn't delivering" not in current.content  # and stopped once DMs came
+        await discord_double.wait_for(lambda: (m := driver.table_message()) is not None
+                                      and "isn't delivering" not in m.content, 5, "the line gone once DMs came")
         def prompts() -> list[Message]:
             return [m for m in alice.dm_channel.live_messages if any(a.filename == "rack.png" for a in m.attachments)]
 

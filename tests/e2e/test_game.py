@@ -85,6 +85,9 @@ def _assert_no_secrets_outside_dms(double: Double, secrets: set[str]) -> None:
         texts = [str(body.get("content") or "")] + [str(a.get("description") or "") for a in files]
         names = [str(a.get("filename") or "") for a in files]
         channel = record.path.split("/channels/")[1].split("/")[0] if "/channels/" in record.path else None
+        if "/webhooks/" in record.path or "/interactions/" in record.path:  # through an interaction: its channel
+            token = record.path.split("/")[5]
+            channel = next(str(i.channel.id) for i in double.world.interactions.values() if i.token == token)
         ephemeral = bool(int(body.get("flags") or 0) & 64)
         if (channel is not None and int(channel) in dm_channels) or ephemeral:
             racks.update(t for t, n in zip(texts[1:], names, strict=False) if n == "rack.png")

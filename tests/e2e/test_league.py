@@ -57,7 +57,7 @@ async def test_a_league_counts_its_tables_and_shows_standings_ledger_and_csv(dis
         # /standings: public, a chart with alt text and a text table with the league games' figures only
         shown = await said(await sadie.slash("standings"))
         assert not shown.ephemeral
-        assert shown.content.startswith("**Tuesday Night** · standings for week ")
+        assert shown.content.startswith("**Tuesday Night** · standings for the week of ")
         (chart,) = shown.attachments
         assert chart.filename.endswith(".png") and chart.description
         assert "Tuesday Night standings" in chart.description and "ruth" in chart.description.lower()

@@ -17,8 +17,8 @@ from bot.store.db import Database
 
 def _decision(message: Message) -> str | None:
     """A custom_id on a player's own message that makes a move (the first one a simple player would use)."""
-    ids = message.custom_ids
-    for prefix in (":v.0", ":co.", ":d.", ":p"):
+    ids = [cid for cid in message.custom_ids if not cid.endswith((":d.J", ":d.F"))]  # a joker asks to confirm
+    for prefix in (":cm", ":m", ":v.0", ":co.", ":d.", ":p"):  # a Mah Jongg first (a Pass letting one go asks)
         found = next((cid for cid in ids if (cid.startswith("ch:a:") and cid.endswith(prefix))
                       or (prefix == ":d." and cid.startswith("ch:a:") and ":d." in cid)), None)
         if found:
@@ -103,7 +103,7 @@ async def test_a_button_drawn_before_a_sigkill_works_after_the_restart(discord_d
         reader = await Database.open(db_path)
         (moves,) = await reader.fetchone("SELECT COUNT(*) FROM actions")
         # The button drawn by the first process, pressed now: the restarted bot makes the discard.
-        said = await _move(alice, before_kill, next(c for c in before_kill.custom_ids if ":d." in c))
+        said = await _move(alice, before_kill, _decision(before_kill) or "")
         assert "went wrong" not in said and "is over" not in said, said
         for _ in range(100):
             (after,) = await reader.fetchone("SELECT COUNT(*) FROM actions")

@@ -48,15 +48,15 @@ async def test_the_finished_week_is_posted_once_when_its_end_passes(discord_doub
         await _league_with_a_game(double, bot, ruth, room)
         await poster_pass(double, bot)
         assert standings_posts(room) == []  # the week is not over
-        (label,) = bot.leagues.recent_weeks((await bot.leagues.leagues(double.guild_id))[0], 1)
+        ((name, label),) = bot.leagues.week_choices((await bot.leagues.leagues(double.guild_id))[0], 1)
 
         clock.advance(past_the_week_end().total_seconds())
         await poster_pass(double, bot)
         (post,) = standings_posts(room)
-        assert post.content.startswith(f"**Weekly** · standings for week {label} (")
+        assert post.content.startswith(f"**Weekly** · standings for the {name} (")  # named as people say it
         assert "Europe/Paris" in post.content and "Ruth" in post.content.split("```")[1]
         (chart,) = post.attachments
-        assert chart.description and chart.description.startswith(f"Weekly standings, {label}")
+        assert chart.description and chart.description.startswith(f"Weekly standings, {name}")
         for _ in range(3):
             await poster_pass(double, bot)
         assert standings_posts(room) == [post]  # once, however often the poster looks

@@ -42,7 +42,11 @@ async def seat_everyone(double: Double, bot: CharlestonBot, table_id: int, peopl
         message = lobby(double, table_id)
         assert message is not None
         assert await (await people[0].at(thread).click(message, f"ch:t:{table_id}:computer")).response() == 6
-    await double.wait_for(lambda: all(not s.empty for s in bot.service.view(table_id).seats), 5, "a full table")
+    def full() -> bool:
+        view = bot.service.view(table_id)
+        return sum(not s.empty for s in view.seats) == view.rules.players
+
+    await double.wait_for(full, 5, "a full table")
     message = lobby(double, table_id)
     assert message is not None
     await (await people[0].at(thread).click(message, f"ch:t:{table_id}:start")).response()
@@ -65,3 +69,20 @@ async def finish(driver: Driver, bot: CharlestonBot) -> None:
     assert final is not None and f"ch:t:{driver.table_id}:start" in final.custom_ids  # Deal again
 
 
+def most_channel_writes(double: Double, window: float = 5.0) -> int:
+    """The most writes (posts, edits, deletes through the channel's routes) the bot made to one channel, a DM
+    included, within any ``window`` seconds: Discord allows about 5 per 5 s."""
+    times: dict[int, list[float]] = {}
+    for record in double.world.requests:
+        channel = record.write_channel
+        if channel is not None:
+            times.setdefault(channel, []).append(record.at)
+    most = 0
+    for stamps in times.values():
+        stamps.sort()
+        start = 0
+        for end, at in enumerate(stamps):
+            while at - stamps[start] >= window:
+                start += 1
+            most = max(most, end - start + 1)
+    return most

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.ai.selfplay import computer_move
-from bot.engine.actions import Action, Call, CharlestonPass, CourtesyOffer, Draw, ExchangeJoker, Hold, PassCall
-from bot.engine.tiles import code
+from bot.engine.actions import Action, Call, CharlestonPass, CourtesyOffer, Discard, Draw, ExchangeJoker, Hold, PassCall
+from bot.engine.tiles import Tile, code
 from bot.service.clock import ManualClock
 from bot.service.keys import action_key
 from bot.settings import Settings
@@ -78,8 +78,9 @@ class Driver:
     """Plays the people of one table through Discord until the game ends."""
 
     def __init__(self, double: Double, bot: CharlestonBot, table_id: int, people: list[Person],
-                 think: Callable[[], float] | None = None) -> None:
+                 think: Callable[[], float] | None = None, patience: float = 10.0) -> None:
         self.think = think  # seconds a person takes before each move (none in tests)
+        self.patience = patience  # seconds to wait for the bot before failing (a benchmark's loaded machine: more)
         self.double = double
         self.bot = bot
         self.table_id = table_id
@@ -104,19 +105,20 @@ class Driver:
         """Answer every decision the table puts to a person, until the game ends (or ``until()``)."""
         loop = asyncio.get_running_loop()
         stop_at = loop.time() + timeout
-        await self.double.wait_for(lambda: self.live.game is not None, 10, "the game to be dealt")
+        await self.double.wait_for(lambda: self.live.game is not None, self.patience, "the game to be dealt")
         while self.live.playing and not (until and until()):
             assert loop.time() < stop_at, "the game did not end in time"
             due = [s for s in self.live.people_awaited() if s in self.people]
             if not due:
                 version = self.live.version
                 await self.double.wait_for(lambda v=version: self.live.version != v or not self.live.playing  # type: ignore[misc]
-                                           or any(s in self.people for s in self.live.people_awaited()), 10,
+                                           or any(s in self.people for s in self.live.people_awaited()),
+                                           self.patience,
                                            "the table to move on")
                 continue
             await self.move(self.people[due[0]])
         # The engine's state moves before the move is saved and published: wait for the table's version.
-        await self.double.wait_for(self.saved, 10, "the last move to be saved")
+        await self.double.wait_for(self.saved, self.patience, "the last move to be saved")
 
     def saved(self) -> bool:
         """Every move applied to the game has been saved (and so published)."""
@@ -126,17 +128,21 @@ class Driver:
     async def move(self, person: Person) -> None:
         """Make the move this person's policy chooses, through the components Discord shows them."""
         if self.think is not None:
+            token = self.bot.service.seat_update(self.table_id, person.player.id).table.token
             await asyncio.sleep(self.think())
+            if self._moved_on(person, token):
+                return  # while she thought, the table moved on (it passed for her, or her time ran out)
         game = self.live.game
         action = person.policy(game, person.seat)
         token = self.bot.service.seat_update(self.table_id, person.player.id).table.token
         before = self.live.version
         if isinstance(action, Draw):  # the table draws for everyone (no button): wait for it
-            await self.double.wait_for(lambda: self.live.version != before or not self.live.playing, 10,
+            await self.double.wait_for(lambda: self.live.version != before or not self.live.playing,
+                                       self.patience,
                                        f"the table to draw for {person.player}")
             return
-        if isinstance(action, (PassCall, Hold)) and not isinstance(action, Call):
-            sent = await self._from_table(person, token, action_key(action))
+        if isinstance(action, (PassCall, Hold)) and not isinstance(action, Call) and not person.player.user.dms_open:
+            sent = await self._from_table(person, token, action_key(action))  # her DM can't offer it: the table's
         else:
             message = await self._own_message(person, token, action)
             sent = None if message is None else await self._press(person, message, token, action)
@@ -147,9 +153,23 @@ class Driver:
         if kind == 4:  # answered with a message: a refusal would say why
             reply = await sent.message()
             assert "went wrong" not in reply.content, reply.content
-        await self.double.wait_for(lambda: self.live.version != before and self.saved(), 10,
+        sent = await self._confirm(person, sent, action)
+        await self.double.wait_for(lambda: self.live.version != before and self.saved(), self.patience,
                                    f"{person.player} to have moved")
         person.moves += 1
+
+    async def _confirm(self, person: Person, sent, action: Action):  # type: ignore[no-untyped-def]
+        """A discard of a joker is asked about (a misclick guard): she meant it, so she confirms."""
+        if not (isinstance(action, Discard) and action.tile == Tile.J):
+            return sent
+        asked = await self.double.wait_for(lambda: next((m for m in sent.interaction.followups
+                                                         if any(c.startswith("ch:y:") for c in m.custom_ids)), None),
+                                           10, f"the question to {person.player} whether to discard the joker")
+        person.used.append("confirm")
+        confirm = next(c for c in asked.custom_ids if c.startswith("ch:y:"))
+        confirmed = await person.player.at(asked.channel).click(asked, confirm)
+        await confirmed.response()
+        return confirmed
 
     def _moved_on(self, person: Person, token: str | None) -> bool:
         """The decision this person was about to answer is over, or no longer waits for her: a scripted person
@@ -170,10 +190,11 @@ class Driver:
             return None
 
         if person.player.user.dms_open:
-            found = await self.double.wait_for(lambda: current() or self._moved_on(person, token), 10,
+            found = await self.double.wait_for(lambda: current() or self._moved_on(person, token),
+                                               self.patience,
                                                f"{person.player}'s DM for decision {token}")
             return found if isinstance(found, Message) else None
-        table = await self.double.wait_for(self.table_message, 10, "the table message")
+        table = await self.double.wait_for(self.table_message, self.patience, "the table message")
         person.used.append("rack")
         shown = await person.player.at(self.thread()).click(table, f"ch:t:{self.table_id}:rack")
         return await shown.message()
@@ -182,7 +203,7 @@ class Driver:
         custom_id = f"ch:a:{self.table_id}:{token}:{key}"
         message = await self.double.wait_for(
             lambda: ((m := self.table_message()) is not None and custom_id in m.custom_ids and m)
-            or self._moved_on(person, token), 10, f"the table message's {key!r} button")
+            or self._moved_on(person, token), self.patience, f"the table message's {key!r} button")
         if not isinstance(message, Message):
             return None
         person.used.append("table")

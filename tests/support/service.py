@@ -3,14 +3,16 @@ project's computer players choose, made through the service exactly as a button 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.ai.selfplay import computer_move
+from bot.engine.actions import Discard
 from bot.engine.rules import table_rules
+from bot.engine.tiles import Tile
 from bot.service.clock import ManualClock
 from bot.service.keys import action_key
 from bot.service.tables import TableService
@@ -49,7 +51,8 @@ async def move_people(service: TableService, table_id: int, mine: list[SeatUpdat
         assert player is not None
         before = service.seat_update(table_id, player)
         action = computer_move("normal", game, seat)
-        update = await service.act(table_id, player, action_key(action), token=before.table.token)
+        joker = isinstance(action, Discard) and action.tile == Tile.J  # she confirms she means to discard a joker
+        update = await service.act(table_id, player, action_key(action), token=before.table.token, confirm=joker)
         if mine is not None:
             mine.append(update)
         made += 1
@@ -141,3 +144,9 @@ async def db_target(new_target: Callable[[], Coroutine[Any, Any, str]]) -> str:
 async def db(db_target: str, open_db: OpenDb) -> Database:
     """The test's database, open."""
     return await open_db(db_target)
+
+
+def plain_tile(rack: Sequence[int]) -> int:
+    """A tile of ``rack`` that is neither a joker nor a flower: a test's "any tile to discard" (discarding the wild
+    tile, a joker or under the 1946 rules a flower, asks the player to confirm)."""
+    return next(tile for tile in rack if tile not in (Tile.J, Tile.F))

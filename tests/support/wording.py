@@ -4,6 +4,7 @@ messages, payout reasons and the alt text of the table, rack and card images. Us
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,8 +15,9 @@ from bot.engine.card import Card
 from bot.engine.payouts import payouts
 from bot.engine.tiles import Tile
 from bot.engine.views import seat_view
+from bot.service.cards import load_card
 from bot.service.clock import ManualClock
-from bot.service.errors import MahJonggAtStake, TableError
+from bot.service.errors import NeedsConfirmation, TableError
 from bot.service.keys import action_key
 from bot.service.narration import describe
 from bot.service.tables import TableService
@@ -78,7 +80,7 @@ async def play_and_collect(path: Path, *, seed: int, seats: tuple[int, ...], **r
             action = computer_move("normal", game, seat)
             try:
                 await service.act(table_id, player, action_key(action), token=before.table.token)
-            except MahJonggAtStake as refused:
+            except NeedsConfirmation as refused:
                 said.errors.append(str(refused))
                 await service.act(table_id, player, action_key(action), token=before.table.token, confirm=True)
         await service.drain()
@@ -137,3 +139,54 @@ async def _errors(service: TableService, table_id: int, player: int, mine: SeatU
             await service.act(table_id, player, "p", token=stale)
         except TableError as refused:
             said.errors.append(str(refused))
+
+
+# -- the scan ---------------------------------------------------------------------------------------------
+LINE_IDS = sorted({line.id for card in ("practice", "nmjl-1946") for line in load_card(card).lines}, key=len,
+                  reverse=True)
+LINE_ID = re.compile(r"(?<![\w#-])(?:" + "|".join(map(re.escape, LINE_IDS)) + r")(?![\w-])")
+WRONG_PERSON = re.compile(r"\bYou (?:is|was|has|receives|passes|discards|calls|draws|gives|offers|votes|stops|swaps|"
+                          r"exposes|lays|adds|asks|takes|wins|goes|declares)\b")
+FAULTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("a card line's id", LINE_ID),
+    ("a named group called 'group of N'", re.compile(r"\bgroup of \d")),
+    ("points where the unit is chips", re.compile(r"\bpoints?\b", re.IGNORECASE)),
+    ("a counter of discards or games", re.compile(r"\b(?:discard|turn) \d+ of game|\bof game \d+")),
+    ("a verb for someone else after 'You'", WRONG_PERSON),
+    ("a snake_case name", re.compile(r"\b[a-z]+_[a-z_]+\b")),
+    ("an empty list shown as 'none' in brackets", re.compile(r"\([^()]*: none\)")),
+    ("shouted Mah Jongg", re.compile(r"MAH JONGG!")),
+    ("brackets side by side", re.compile(r"\)\s*\(")),
+    ("empty brackets", re.compile(r"\(\s*\)")),
+)
+CODE = re.compile(r"(?<![\w\"'])[1-9][BCD](?![\w\"'])")  # a tile code where a player reads names
+LIMITS = {"told": 160, "labels": 80, "hints": 300, "alt": 1000, "errors": 200}
+
+
+def nested(text: str) -> bool:
+    """A bracket opened inside another: "South (Computer (normal))"."""
+    depth = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth > 1:
+            return True
+    return False
+
+
+def faults(said: Said, *, flowers_wild: bool, limits: dict[str, int] | None = None) -> list[str]:
+    """Every fault found, as "where: what: text" (``limits``: other lengths allowed, by where)."""
+    allowed = {**LIMITS, **(limits or {})}
+    found = []
+    for where, text in said.everything():
+        for what, pattern in FAULTS:
+            if pattern.search(text):
+                found.append(f"{where}: {what}: {text}")
+        if nested(text):
+            found.append(f"{where}: a bracket in a bracket: {text}")
+        if len(text) > allowed[where]:
+            found.append(f"{where}: longer than {allowed[where]} characters: {text}")
+        if flowers_wild and re.search(r"\bjokers?\b", text, re.IGNORECASE):
+            found.append(f"{where}: a joker under the 1946 rules: {text}")
+        if where in ("told", "labels", "hints") and CODE.search(text):
+            found.append(f"{where}: a tile code in a sentence: {text}")
+    return found

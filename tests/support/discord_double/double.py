@@ -45,6 +45,7 @@ class Double:
         self.gateway: Gateway = server.gateway
         self._expected_invalid = 0
         self._expect_unknown = False
+        self._expect_too_soon = False
 
     # -- where it is ----------------------------------------------------------------------------------
 
@@ -87,14 +88,26 @@ class Double:
                 return self.world.channels[cid]
         return self.world.add_text_channel(guild, name)
 
-    def add_guild(self, name: str) -> Guild:
-        """Another guild with its own ``#general``, the bot a member (announced at once if the bot is connected)."""
-        guild = self.world.add_guild(name)
+    def add_guild(self, name: str, *, shard: int | None = None) -> Guild:
+        """Another guild with its own ``#general``, the bot a member (announced at once to the shard that holds it,
+        if connected). With ``shard``, its id puts it on that shard of :meth:`shard`'s count."""
+        guild = self.world.add_guild(name, None if shard is None else (shard, self.world.behaviour.shards))
         self.world.add_text_channel(guild, "general")
-        if self.gateway.connected:
-            channels = [self.world.channels[c] for c in guild.channel_ids]
-            self.gateway.dispatch("GUILD_CREATE", guild.to_json(channels, [], guild.members[self.world.bot.id]))
+        channels = [self.world.channels[c] for c in guild.channel_ids]
+        self.gateway.dispatch("GUILD_CREATE", guild.to_json(channels, [], guild.members[self.world.bot.id]))
         return guild
+
+    def shard(self, count: int, *, max_concurrency: int = 1, identify_spacing: float = 5.0) -> None:
+        """Discord recommends ``count`` shards (GET /gateway/bot) with this ``max_concurrency``, and refuses with op 9
+        an IDENTIFY less than ``identify_spacing`` seconds after another of its bucket (``shard % max_concurrency``)
+        (a test fails at teardown if that happened, unless it called :meth:`expect_identify_too_soon`)."""
+        behaviour = self.world.behaviour
+        behaviour.shards, behaviour.max_concurrency = count, max_concurrency
+        behaviour.identify_spacing = identify_spacing
+
+    def guild_shard(self, guild: Guild | None = None) -> int:
+        """The shard a guild is on, of :meth:`shard`'s count."""
+        return ((guild or self.world.guild).id >> 22) % self.world.behaviour.shards
 
     def user(self, name: str, *, dms_open: bool | None = None, guild: Guild | None = None,
              manager: bool | None = None) -> Player:
@@ -221,6 +234,10 @@ class Double:
         """Declare that this test calls routes the double does not serve on purpose."""
         self._expect_unknown = True
 
+    def expect_identify_too_soon(self) -> None:
+        """Declare that this test's bots IDENTIFY faster than Discord allows on purpose."""
+        self._expect_too_soon = True
+
     def problems(self) -> list[str]:
         """What the teardown check reports: invalid bodies, unknown routes, crashes of the double."""
         found = [f"double crashed: {c}" for c in self.world.crashes]
@@ -230,6 +247,10 @@ class Double:
                 found.append(f"expected {self._expected_invalid} invalid request(s), got {len(self.world.invalid)}")
         if self.world.unknown_routes and not self._expect_unknown:
             found += [f"route the double does not serve: {r}" for r in self.world.unknown_routes]
+        if not self._expect_too_soon:
+            found += [f"IDENTIFY of shard {shard} came {gap:.2f}s after another of its bucket (Discord allows "
+                      f"{self.world.behaviour.max_concurrency} per {self.world.behaviour.identify_spacing:g}s)"
+                      for shard, gap in self.gateway.too_soon]
         return found
 
     # -- running a bot in this process ------------------------------------------------------------------------

@@ -26,6 +26,14 @@ class Snowflakes:
         self._last = max(now, self._last + 1)
         return self._last
 
+    def next_on_shard(self, shard: int, count: int) -> int:
+        """A fresh id of a guild Discord puts on ``shard`` of ``count`` (``(id >> 22) % count``)."""
+        moment = (self.next() >> 22) + 1
+        while moment % count != shard:
+            moment += 1
+        self._last = moment << 22
+        return self._last
+
 
 def iso(ts: float) -> str:
     """Discord's ISO-8601 timestamp for a Unix time."""

@@ -151,6 +151,16 @@ class Player:
         data = {"custom_id": custom_id, "component_type": BUTTON, "id": comp.get("id")}
         return self._start(interactions.COMPONENT, data, message)
 
+    async def click_removed(self, message: Message, custom_id: str) -> Sent:
+        """Click a button the player's screen still shows though the bot has just edited it away (her client had not
+        redrawn yet): Discord delivers the press with the message as it stands now, without that button."""
+        current = self.world.messages.get(message.id, message)
+        if not current.visible(self.user):
+            raise PlayerError(f"{self.user.name} cannot see message {message.id} (deleted, or ephemeral for another)")
+        if current.component(custom_id) is not None:
+            raise PlayerError(f"message {message.id} still has {custom_id!r}: use click")
+        return self._start(interactions.COMPONENT, {"custom_id": custom_id, "component_type": BUTTON}, current)
+
     async def select(self, message: Message, custom_id: str, values: list[str]) -> Sent:
         """Pick ``values`` in a string select of a message."""
         comp = self._component(message, custom_id, STRING_SELECT)

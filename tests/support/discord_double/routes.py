@@ -134,8 +134,9 @@ async def get_gateway(request: web.Request) -> web.Response:
 @route("GET", "/gateway/bot")
 async def get_gateway_bot(request: web.Request) -> web.Response:
     """Where the gateway is, with the shard count and identify budget."""
-    return json_response({"url": request.app[GATEWAY_URL], "shards": 1, "session_start_limit": {
-        "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+    behaviour = _world(request).behaviour
+    return json_response({"url": request.app[GATEWAY_URL], "shards": behaviour.shards, "session_start_limit": {
+        "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": behaviour.max_concurrency}})
 
 
 @route("GET", "/users/{user_id}")

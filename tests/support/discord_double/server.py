@@ -161,7 +161,7 @@ class DiscordDouble:
         if not canonical.startswith(API_PREFIX):
             route = request.path.removeprefix(API_PREFIX)  # the catch-all: recorded, answered 404
         routes.ARRIVED.set(time.perf_counter())
-        record = RequestRecord(request.method, route, request.path, 0)
+        record = RequestRecord(request.method, route, request.path, 0, at=time.monotonic())
         self.world.requests.append(record)
         self.world.rest_calls[record.key] += 1
         response = await self._answer(request, handler, route, record)
@@ -195,6 +195,7 @@ class DiscordDouble:
             record.code = 50109
             return json_response({"message": "The request body contains invalid JSON.", "code": 50109}, status=400)
         record.body = body
+        record.uploaded = sum(len(upload.data) for upload in uploads)
         if body is not None and self.validator is not None:
             errors = self.validator.errors(request.method, route, body)
             if errors is not None:

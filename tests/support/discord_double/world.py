@@ -73,11 +73,29 @@ class RequestRecord:
     status: int
     code: int | None = None
     body: Any = None
+    at: float = 0.0  # when it arrived (monotonic seconds)
+    uploaded: int = 0  # bytes of files uploaded with it (images)
 
     @property
     def key(self) -> str:
         """``METHOD /route/{template}``, the key of the per-route counters."""
         return f"{self.method} {self.route}"
+
+    @property
+    def exempt(self) -> bool:
+        """Whether Discord leaves it out of the bot's global limit of 50 a second: an interaction's callback, and
+        the routes through the interaction's token (follow-ups, editing or deleting the answers)."""
+        return self.route.startswith(("/interactions/", "/webhooks/"))
+
+    @property
+    def write_channel(self) -> int | None:
+        """The channel (a DM included) whose per-channel write limit (about 5 per 5 s) this request counts
+        against: a message posted, edited or deleted there; None for anything else."""
+        writes = self.method in ("POST", "PATCH", "DELETE")
+        if not writes or not self.route.startswith("/channels/{channel_id}/messages"):
+            return None
+        part = self.path.split("/channels/", 1)[1].split("/", 1)[0]
+        return int(part) if part.isdigit() else None
 
 
 @dataclass
@@ -123,6 +141,9 @@ class Behaviour:
     forbidden_channels: set[int] = field(default_factory=set)  # the bot may not post there (403 50013)
     faults: list[Fault] = field(default_factory=list)  # answered before the route runs (see Fault)
     late_callbacks: int = 0  # the next interaction callbacks arrive after Discord's 3 s (10062)
+    shards: int = 1  # the shard count GET /gateway/bot recommends
+    max_concurrency: int = 1  # IDENTIFYs allowed per identify_spacing in each bucket (shard % max_concurrency)
+    identify_spacing: float = 0.0  # 5.0 as on Discord: closer IDENTIFYs of a bucket get op 9 (0: not checked)
 
 
 class World:
@@ -195,9 +216,10 @@ class World:
 
     # -- people and places ---------------------------------------------------------------------------
 
-    def add_guild(self, name: str) -> Guild:
-        """A new guild the bot is a member of."""
-        guild = Guild(self.ids.next(), name, owner_id=self.bot.id)
+    def add_guild(self, name: str, shard: tuple[int, int] | None = None) -> Guild:
+        """A new guild the bot is a member of (with ``shard``, ``(id, count)``: one Discord puts on that shard)."""
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = Guild(gid, name, owner_id=self.bot.id)
         guild.members[self.bot.id] = Member(self.bot, guild.id)
         self.guilds[guild.id] = guild
         return guild
