@@ -31,7 +31,9 @@ def test_the_shipped_model_file_loads_with_weights_for_every_decision_and_card_r
         for group in GROUPS:
             weights = model.for_preset(preset)[group]
             assert weights.shape == (len(input_names(group)),) and np.isfinite(weights).all()
-    assert isinstance(model.info.get("command"), str) and "charleston train" in str(model.info["command"])
+    for preset in ("nmjl", "nmjl-1946"):  # each preset's weights say the command that fitted them
+        info = model.info[preset]
+        assert isinstance(info, dict) and str(info["command"]).startswith(f"charleston train --rules {preset} ")
     assert load_model() is load_model()  # read once per process
 
 
