@@ -9,7 +9,7 @@ Three kinds of decision (*groups*), each scored from its own inputs (see :func:`
   opponent Mah Jongg, and whether the choice exposed a group.
 
 A model is a weight vector per group (linear in the inputs), fitted by ``charleston train`` to each choice's
-effect on the game's chips (bot/ai/training.py). It is kept as a small JSON file in ``data/models/`` and loaded
+effect on the game's chips (bot/cli/training.py). It is kept as a small JSON file in ``data/models/`` and loaded
 once per process.
 """
 

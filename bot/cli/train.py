@@ -1,4 +1,4 @@
-"""``charleston train``: rebuild the learned player's model from self-play (see :mod:`bot.ai.training`)."""
+"""``charleston train``: rebuild the learned player's model from self-play (see :mod:`bot.cli.training`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 from bot.ai.learned import Exploration
 from bot.ai.model import MODEL_PATH, Model, normal_like
-from bot.ai.training import save_decisions, train
 from bot.cli.common import UsageProblem, count, file_path, seed
+from bot.cli.training import save_decisions, train
 from bot.engine.rules import PRESETS
 
 TRAINED_PRESETS = ("nmjl", "nmjl-1946")  # the card games (the classical game has its own player)

@@ -29,6 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
+from bot.ai.learned import Exploration, LearnedStrategy
+from bot.ai.model import GROUPS, Model, input_names
+from bot.ai.outlook import FloatArray
+from bot.cli.simulate import game_seed_for
 from bot.engine.actions import TABLE, CloseWindow
 from bot.engine.game import Game
 from bot.engine.payouts import net_chips
@@ -36,10 +40,6 @@ from bot.engine.rules import table_rules
 from bot.engine.state import Phase
 from bot.engine.views import seat_view, waiting_for
 from bot.service.cards import load_card
-
-from .learned import Exploration, LearnedStrategy
-from .model import GROUPS, Model, input_names
-from .outlook import FloatArray
 
 RIDGE = 1e5  # ridge penalty on the standardised inputs (chosen on held-out games: docs/computer-players.md)
 
@@ -80,8 +80,6 @@ class Decisions:
 def play_training_game(model: Model, explore: Exploration, preset: str, seed: int, game_no: int
                        ) -> dict[str, Decisions]:
     """One self-play game of four learned players exploring; its decisions by group, with the chips."""
-    from bot.cli.simulate import game_seed_for  # the CLI package imports this module
-
     rules = table_rules(preset)
     card = load_card(rules.card)
     game, _ = Game.new(card, rules, game_seed_for(seed, game_no), east=game_no % 4)
