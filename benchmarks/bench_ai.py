@@ -1,23 +1,23 @@
 """Computer-player strength and speed, through the real engine.
 
-    python benchmarks/bench_ai.py [--games 400] [--seed 1] [--suite all|mahjong|vs-random|hard|speed]
+    python benchmarks/bench_ai.py [--games 400] [--seed 1] [--suite all|mahjong|vs-random|speed|decision-speed]
                                   [--rules nmjl|nmjl-1946|classical]
 
-Suites (each figure is over seeded games, East rotating):
-  mahjong    normal x4 on the practice card: share of games ending in Mah Jongg (goal >= 85%)
-  vs-random  one normal against three random: share of games normal wins (goal >= 70%)
-  hard       one hard against three normal (1,000 games for the README): hard's share of wins (goal >= 35%),
-             how often it threw the winning tile next to a normal seat, and its chips won per game
-  speed      normal x4: complete games per second on one core (goal >= 10) and the median time of one
-             normal decision (goal <= 20 ms)
-  hard-speed one hard (then one hard-search) against three normal: the time of each of its decisions, median
-             and p99 (goal for hard: median <= 50 ms, p99 <= 300 ms; a Discord table paces moves at ~1.5 s)
+Suites (each figure is over seeded games, East rotating). ``hard`` is the strongest level, the card reader at
+normal's settings (the player that was the ``normal`` level before the ladder: the same decisions, so its older
+figures carry over):
+  mahjong         hard x4 on the practice card: share of games ending in Mah Jongg (goal >= 85%)
+  vs-random       one hard against three random: share of games hard wins (goal >= 70%)
+  speed           hard x4: complete games per second on one core (goal >= 10) and the median time of one
+                  decision (goal <= 20 ms)
+  decision-speed  one hard (then one learned, then one hard-search) against three hard: the time of each of its
+                  decisions, median and p99 (goal: median <= 50 ms, p99 <= 300 ms; a Discord table paces moves
+                  at ~1.5 s)
 
-Strength is measured paired, deal by deal, with ``charleston paired`` (see docs/computer-players.md); the
-``hard`` suite here is the older unpaired figure, kept for comparison.
+Strength between levels is measured paired, deal by deal, with ``charleston paired`` (docs/computer-players.md).
 
 With ``--rules classical`` every suite plays the classical game (four sets and a pair, no card); its goals are
-Mah Jongg in >= 70% of normal x4 games and normal winning >= 70% against three random.
+Mah Jongg in >= 70% of hard x4 games and hard winning >= 70% against three random.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from bot.cli.simulate import SimulationResult
 from bot.cli.simulate import simulate as simulate_with
 from bot.engine.actions import Action
 from bot.engine.game import Game
-from bot.engine.payouts import net_chips
 from bot.engine.rules import table_rules
 from bot.service.cards import load_card
 
@@ -54,7 +53,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def decision_times(level: str, games: int, seed: int, simulate: Callable[..., SimulationResult]) -> list[float]:
-    """Seconds each decision of seat 0 took, ``level`` in seat 0 against three normal."""
+    """Seconds each decision of seat 0 took, ``level`` in seat 0 against three hard."""
     times: list[float] = []
     original = selfplay.computer_move
 
@@ -67,7 +66,7 @@ def decision_times(level: str, games: int, seed: int, simulate: Callable[..., Si
 
     selfplay.computer_move = timed  # play_game looks the function up on the module at each move
     try:
-        simulate(games, seed, [level, "normal", "normal", "normal"])
+        simulate(games, seed, [level, "hard", "hard", "hard"])
     finally:
         selfplay.computer_move = original
     return times
@@ -77,51 +76,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--suite", default="all",
-                        choices=["all", "mahjong", "vs-random", "hard", "speed", "hard-speed"])
+    parser.add_argument("--suite", default="all", choices=["all", "mahjong", "vs-random", "speed", "decision-speed"])
     parser.add_argument("--rules", default="nmjl", choices=["nmjl", "nmjl-1946", "classical"])
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
           f"rules {args.rules}")
     rules = table_rules(args.rules)
     simulate = partial(simulate_with, card=load_card(rules.card), rules=rules)
-    suites = ["mahjong", "vs-random", "hard", "speed"] if args.suite == "all" else [args.suite]
+    suites = ["mahjong", "vs-random", "speed"] if args.suite == "all" else [args.suite]
     if "mahjong" in suites:
-        report("normal x4", simulate(args.games, args.seed, ["normal"] * 4))
+        report("hard x4", simulate(args.games, args.seed, ["hard"] * 4))
     if "vs-random" in suites:
         # The strong seat moves round the table with East rotating, so seat advantage evens out.
-        report("normal vs 3 random", simulate(args.games, args.seed, ["normal", "random", "random", "random"]), 0)
-    if "hard" in suites:
-        threw = [0, 0, 0, 0]
-        chips = [0, 0, 0, 0]
-
-        def tally(game: Game) -> None:
-            outcome = game.state.result
-            if outcome is not None and outcome.discarder is not None:
-                threw[outcome.discarder] += 1
-            for seat, net in enumerate(net_chips(game.state)):
-                chips[seat] += net
-
-        result = simulate(args.games, args.seed, ["hard", "normal", "normal", "normal"], on_game=tally)
-        report("hard vs 3 normal", result, 0)
-        print(f"  threw the winning tile: hard in {threw[0] / result.games:.1%} of games, a normal seat in "
-              f"{sum(threw[1:]) / 3 / result.games:.1%}; chips per game: hard {chips[0] / result.games:+.2f}, "
-              f"a normal seat {sum(chips[1:]) / 3 / result.games:+.2f}")
-    if "hard-speed" in suites:
-        for level in ("hard", "hard-search"):
+        report("hard vs 3 random", simulate(args.games, args.seed, ["hard", "random", "random", "random"]), 0)
+    if "decision-speed" in suites:
+        for level in ("hard", "learned", "hard-search"):
             times = decision_times(level, max(20, args.games // 4), args.seed, simulate)
-            print(f"{level} decisions: {len(times)} over {max(20, args.games // 4)} games against three normal; "
+            print(f"{level} decisions: {len(times)} over {max(20, args.games // 4)} games against three hard; "
                   f"median {statistics.median(times) * 1e3:.2f} ms, p99 {percentile(times, 0.99) * 1e3:.1f} ms, "
                   f"max {max(times) * 1e3:.1f} ms")
     if "speed" in suites:
         timings: list[float] = []
         started = time.perf_counter()
-        result = simulate(max(20, args.games // 4), args.seed, ["normal"] * 4, decision_times=timings)
+        result = simulate(max(20, args.games // 4), args.seed, ["hard"] * 4, decision_times=timings)
         elapsed = time.perf_counter() - started
         p99 = sorted(timings)[int(len(timings) * 0.99)]
-        print(f"speed: {result.games / elapsed:.1f} normal x4 games/s; one normal decision: median "
+        print(f"speed: {result.games / elapsed:.1f} hard x4 games/s; one hard decision: median "
               f"{statistics.median(timings) * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms")
-
 
 if __name__ == "__main__":
     main()

@@ -180,3 +180,21 @@ def test_rule_SC3_hard_counts_the_jokerless_double_only_where_the_rules_pay_it()
         no_wild = [t for t in view.rack if t != card.wild]  # a rack holding a wild tile is never jokerless
         bonus[preset] = Strategy("hard", _random.Random(0)).outlook(view, no_wild, []).jokerless_bonus is not None
     assert bonus == {"nmjl": True, "nmjl-1946": False}
+
+
+def test_rule_P13_under_the_1946_rules_a_player_never_calls_or_exchanges_into_a_rack_of_flowers_only() -> None:
+    """A 1946 flower may never be thrown (P13): a concealed rack left with flowers alone could throw nothing after
+    its next draw, so a call or exchange that leads there is a trap; under NMJL rules a joker may be thrown."""
+    from bot.ai.strategy import leaves_a_discard, traps
+
+    for preset, trapped in (("nmjl-1946", True), ("nmjl", False)):
+        rules = table_rules(preset)
+        card = load_card(rules.card)
+        game, _ = Game.new(card, rules, 4)
+        view = seat_view(game, game.state.east)
+        wild = card.wild
+        assert wild is not None
+        assert traps(view, [wild, wild, wild, Tile.D5]) is trapped
+        assert not traps(view, [wild, wild, Tile.D5, Tile.D6])
+        assert leaves_a_discard(view, [wild, Tile.D5, Tile.D6], Tile.D5)
+        assert leaves_a_discard(view, [wild, Tile.D5], Tile.D5) is not trapped

@@ -99,7 +99,7 @@ def test_paired_text_report_leads_with_chips(capsys: pytest.CaptureFixture[str])
     (["--seeds", "x"], "not a list of seeds"),
     (["--candidate", "genius"], "unknown level 'genius'"),
     (["--baseline", "hard-searching"], "unknown level"),
-    (["--rules", "classical"], "four-player NMJL"),
+    (["--rules", "westworld"], "Unknown rules preset"),
     (["--rules", "nmjl", "--card", "nope"], "nope"),
     (["--games", "0"], "--games"),
 ])
@@ -122,16 +122,35 @@ def test_paired_summary_of_a_foreign_file_exits_2(tmp_path: Path, capsys: pytest
         assert len(err) == 1 and words in err[0]
 
 
-def test_hard_plays_as_normal_under_the_1946_rules_and_not_under_nmjl() -> None:
-    """hard's settings were measured weaker than normal's under the 1946 rules, so there it plays normal's: every
-    paired deal is the same game twice. Under NMJL rules it plays its own."""
+def test_reader_hard_plays_as_reader_normal_under_the_1946_rules_and_not_under_nmjl() -> None:
+    """reader-hard's settings were measured weaker than normal's under the 1946 rules, so there it plays normal's:
+    every paired deal is the same game twice. Under NMJL rules it plays its own."""
     from bot.engine.rules import table_rules
 
     for preset, same in (("nmjl-1946", True), ("nmjl", False)):
         rules = table_rules(preset)
         card = load_card(rules.card)
-        deals = [play_deal(card, rules, 31, n, "hard", "normal") for n in range(6)]
+        deals = [play_deal(card, rules, 31, n, "reader-hard", "reader-normal") for n in range(6)]
         assert all(d.candidate == d.baseline for d in deals) == same
+
+
+def test_each_table_level_plays_exactly_as_the_player_the_ladder_names() -> None:
+    """The ladder (docs/computer-players.md): hard is reader-normal, normal is reader-normal slipping at one
+    discard in four, easy is reader-easy slipping at three in four; every deal is the same game twice, and a
+    level is not the same as its neighbour."""
+    from bot.ai.players import LADDER
+    from bot.engine.rules import table_rules
+
+    for preset in ("nmjl", "nmjl-1946", "classical"):
+        rules = table_rules(preset)
+        card = load_card(rules.card)
+        for level, player in LADDER.items():
+            deals = [play_deal(card, rules, 41, n, level, player) for n in range(3)]
+            assert all(d.candidate == d.baseline for d in deals), (preset, level)
+    card = load_card(table_rules("nmjl").card)
+    for upper, lower in (("hard", "normal"), ("normal", "easy")):
+        deals = [play_deal(card, table_rules("nmjl"), 41, n, upper, lower) for n in range(4)]
+        assert any(d.candidate != d.baseline for d in deals), (upper, lower)
 
 
 def test_paired_jsonl_refuses_a_file_of_something_else_and_leaves_it_whole(tmp_path: Path,
@@ -144,3 +163,17 @@ def test_paired_jsonl_refuses_a_file_of_something_else_and_leaves_it_whole(tmp_p
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "holds something other than paired deals" in err[0]
     assert db.read_bytes() == before
+
+
+def test_paired_plays_the_classical_game_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """The classical game (no card) is compared like the card games: the same deal twice, the level in one seat."""
+    from bot.engine.rules import table_rules
+
+    rules = table_rules("classical")
+    card = load_card(rules.card)
+    same = [play_deal(card, rules, 12, n, "normal", "normal") for n in range(2)]
+    assert all(d.candidate == d.baseline for d in same)
+    assert main(["paired", "--candidate", "easy", "--baseline", "normal", "--rules", "classical", "--seeds", "12",
+                 "--games", "3", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["deals"] == 3 and summary["candidate"] == "easy"

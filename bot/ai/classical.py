@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.engine.actions import Action, Call, DeclareKong, DeclareMahJongg, Discard, Draw, PassCall
 from bot.engine.sets import shanten_of_keys, tile_group
@@ -219,6 +219,10 @@ def _usefulness(tile: int, rack: Sequence[int]) -> int:
     return score
 
 
-def decide(level: str, rng: random.Random, view: SeatView) -> Action:
-    """The classical player of ``level``'s move for the seat."""
-    return ClassicalStrategy(level, rng).decide(view)
+def decide(level: str, rng: random.Random, view: SeatView, slip: float | None = None) -> Action:
+    """The classical player of ``level``'s move for the seat (``slip``: another chance of a random one of the
+    three least useful tiles at a discard)."""
+    strategy = ClassicalStrategy(level, rng)
+    if slip is not None:
+        strategy.settings = replace(strategy.settings, blunder=slip)
+    return strategy.decide(view)

@@ -17,18 +17,27 @@ from bot.engine.views import seat_view, waiting_for
 from .players import make_player
 
 
+class Stuck(RuntimeError):
+    """The seat whose move is awaited has no legal move at all. It happens under the 1946 rules, which never let
+    a flower be thrown (P13): a seat whose concealed tiles are all flowers after a draw can do nothing."""
+
+
 def computer_move(level: str, game: Game, seat: int) -> Action:
     """A computer player's choice for ``seat``. Its random generator is seeded from the game's seed, the seat and
     the number of actions so far, so the same position always gets the same move, in this process or after a
     restart."""
     state = game.state
     player = make_player(level, seed=state.seed * 7919 + seat * 104729 + len(state.log))
-    return player.decide(seat_view(game, seat))
+    view = seat_view(game, seat)
+    if not view.legal:
+        raise Stuck(f"seat {seat} has no legal move (game seed {state.seed})")
+    return player.decide(view)
 
 
 def play_game(game: Game, levels: Sequence[str], *, on_events: Callable[[list[Event]], None] | None = None,
               decision_times: list[float] | None = None) -> None:
-    """Drive one game to its end, each seat's computer player deciding from its own view."""
+    """Drive one game to its end, each seat's computer player deciding from its own view; raises :class:`Stuck`
+    if the game cannot go on."""
     while game.state.phase != Phase.FINISHED:
         waiting = waiting_for(game)
         if not waiting:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -102,6 +102,10 @@ class Strategy:
         self.rng = rng
         self._holding: dict[tuple[tuple[int, int], ...], np.ndarray | None] = {}
         self._call_cache: tuple[object, set[int], float] | None = None
+
+    def slip(self, chance: float) -> None:
+        """Throw a random one of the three least useful tiles at this share of discards (a deliberate weakness)."""
+        self.settings = replace(self.settings, blunder=chance)
 
     # -- reading the table ---------------------------------------------------------------------------------
     def unseen(self, view: SeatView) -> list[int]:
@@ -200,7 +204,7 @@ class Strategy:
     def decide(self, view: SeatView) -> Action:
         """One of the seat's legal actions: Mah Jongg whenever offered, else by the phase."""
         if self.level == "hard" and view.rules.preset in NORMAL_HARD_PRESETS:
-            self.settings = LEVEL_SETTINGS["normal"]
+            self.settings = replace(LEVEL_SETTINGS["normal"], blunder=self.settings.blunder)
         legal = view.legal
         for action in legal:
             if isinstance(action, DeclareMahJongg) or (isinstance(action, Call) and action.mahjong):
@@ -271,7 +275,7 @@ class Strategy:
         rack = list(view.rack)
         exposures = [list(e) for e in view.exposures]
         discardable = {a.tile: a for a in view.legal if isinstance(a, Discard)}
-        kinds = sorted(discardable)
+        kinds = [k for k in sorted(discardable) if leaves_a_discard(view, rack, k)] or sorted(discardable)
         outlook = self.outlook(view, rack, exposures)
         if self.settings.blunder and self.rng.random() < self.settings.blunder:
             ranked = self.ranked_removals(view, outlook, kinds)
@@ -324,14 +328,17 @@ class Strategy:
         exposures = [list(e) for e in view.exposures]
         unseen = self.unseen(view)
         before = self.best_discard_worth(view, rack, exposures, unseen)
+        wild = view.card.wild if view.card.wild is not None else Tile.J
         for action in exchanges:
             after = list(rack)
             after.remove(action.tile)
-            after.append(Tile.J)
+            after.append(wild)
+            if traps(view, after):
+                continue
             mine = [list(e) for e in exposures]
             if action.owner == view.seat:
                 group = mine[action.exposure]
-                group[group.index(Tile.J)] = action.tile
+                group[group.index(wild)] = action.tile
             # The natural goes where the joker was: it is seen either way, so ``unseen`` does not change.
             if self.best_discard_worth(view, after, mine, unseen) >= before:
                 return action
@@ -357,6 +364,8 @@ class Strategy:
             for t in call.tiles:
                 after.remove(t)
             exposed = [*exposures, [tile, *call.tiles]]
+            if traps(view, after):
+                continue
             score = self.best_discard_worth(view, after, exposed, unseen)
             if score > best_score:
                 best_call, best_score = call, score
@@ -378,6 +387,27 @@ class Strategy:
         now = float(self.worth(view, outlook.log_chance))
         self._call_cache = (key, wanted, now)
         return wanted, now
+
+
+def leaves_a_discard(view: SeatView, rack: Sequence[int], kind: int) -> bool:
+    """Whether the concealed rack left after throwing ``kind`` still holds a tile that may be thrown. Under rules
+    that forbid throwing the wild tile (the 1946 flowers, P13), a rack left with wild tiles only would have
+    nothing to throw after its next draw (the engine then offers the seat no move at all), so it is avoided."""
+    wild = view.card.wild
+    if view.rules.discard_flowers or wild is None:
+        return True
+    rest = list(rack)
+    rest.remove(kind)
+    return not rest or any(t != wild for t in rest)
+
+
+def traps(view: SeatView, rack: Sequence[int]) -> bool:
+    """Whether a 14-tile concealed rack (after a call or an exchange) has no discard that leaves something to
+    throw (see :func:`leaves_a_discard`)."""
+    wild = view.card.wild
+    if view.rules.discard_flowers or wild is None:
+        return False
+    return not any(leaves_a_discard(view, rack, k) for k in set(rack) if k != wild)
 
 
 def _same_pass(a: CharlestonPass, b: Action) -> bool:

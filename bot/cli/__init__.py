@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
-from bot.cli import botcmd, card, dbcmd, league, play, render, replay
+from bot.cli import botcmd, card, dbcmd, league, play, render, replay, train
 from bot.cli.common import UsageProblem
 from bot.service.files import FileProblem
 from bot.store.db import DatabaseProblem
@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     dbcmd.register(commands)
     render.register(commands)
     botcmd.register(commands)
+    train.register(commands)
     return parser
 
 

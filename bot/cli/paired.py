@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from bot.ai.selfplay import play_game
+from bot.ai.selfplay import Stuck, play_game
 from bot.cli.simulate import game_seed_for
 from bot.engine.card import Card
 from bot.engine.game import Game
@@ -103,7 +104,10 @@ def play_deals(card: Card, rules: TableRules, seeds: Sequence[int], games: int, 
     done = 0
     for seed in seeds:
         for n in range(games):
-            yield play_deal(card, rules, seed, n, candidate, baseline)
+            try:
+                yield play_deal(card, rules, seed, n, candidate, baseline)
+            except Stuck as exc:  # a game that cannot go on (1946 rules): the deal is left out, both sides of it
+                print(f"charleston: deal {seed}/{n} left out: {exc}", file=sys.stderr)
             done += 1
             if progress is not None:
                 progress(done, total)

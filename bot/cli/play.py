@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.ai.players import EXPERIMENTAL_LEVELS, LEVELS
+from bot.ai.players import EXPERIMENTAL_LEVELS, LEVELS, SLIP, parse_level
 from bot.cli import paired
 from bot.cli.common import (
     UsageProblem,
@@ -61,7 +61,8 @@ def register(commands: Any) -> None:
                    help="seeds to pool, e.g. 101-110 or 1,5,9")
     p.add_argument("--games", type=count(1, 1_000_000), default=100, metavar="N", help="deals per seed")
     p.add_argument("--card", default=None, metavar="ID", help="card id (default: the preset's)")
-    p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl or nmjl-1946")
+    p.add_argument("--rules", default="nmjl", metavar="PRESET",
+                   help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--jsonl", type=file_path, default=None, metavar="FILE",
                    help="append every deal to FILE as it is played (one JSON object a line)")
     p.add_argument("--summary", type=file_path, nargs="+", default=None, metavar="FILE",
@@ -200,8 +201,11 @@ def _recorded(files: list[str], option: str) -> list[paired.PairedDeal]:
 def run_paired(args: argparse.Namespace) -> int:
     """`paired`: the candidate against the baseline, deal by deal, with 95% confidence intervals."""
     for option, level in (("--candidate", args.candidate), ("--baseline", args.baseline)):
-        if level not in PAIRED_LEVELS:
-            raise UsageProblem(f"{option}: unknown level '{level}': choose from {', '.join(PAIRED_LEVELS)}")
+        try:
+            parse_level(level)
+        except ValueError:
+            raise UsageProblem(f"{option}: unknown level '{level}': choose from {', '.join(PAIRED_LEVELS)}, or "
+                               f"one of them with a slip (e.g. normal{SLIP}0.2)") from None
     if args.versus and not args.summary:
         raise UsageProblem("--versus goes with --summary: it compares two recorded runs")
     if args.summary and args.versus:
@@ -254,9 +258,8 @@ def _check_record_file(path: Path) -> None:
 def _play_paired(args: argparse.Namespace) -> list[paired.PairedDeal]:
     """Play the paired deals the options ask for, recording each with --jsonl as it is played."""
     card, rules = _card_and_rules(args)
-    if rules.classical or rules.players != 4:
-        raise UsageProblem("paired runs compare card-reading players at four-player NMJL tables: "
-                           "use --rules nmjl or nmjl-1946")
+    if rules.players != 4:
+        raise UsageProblem("paired runs compare computer players at four-player tables")
     total = len(args.seeds) * args.games
     progress = ProgressBar() if ProgressBar.wanted(total) else None
     if args.jsonl:

@@ -37,7 +37,7 @@ def make_bot(double: Double, db: Path, *, clock: ManualClock | None = None, seed
 
 def normal(game: object, seat: int) -> Action:
     """A normal computer player's move."""
-    return computer_move("normal", game, seat)  # type: ignore[arg-type]
+    return computer_move("hard", game, seat)  # type: ignore[arg-type]
 
 
 def greedy(game: object, seat: int) -> Action:

@@ -67,7 +67,7 @@ async def create_league(double: Double, manager: Player, name: str, timezone: st
     return answer
 
 
-async def league_game(double: Double, bot: CharlestonBot, player: Player, level: str = "normal",
+async def league_game(double: Double, bot: CharlestonBot, player: Player, level: str = "hard",
                       **options: object) -> int:
     """``player`` opens a table where they are (with ``options``, e.g. ``league=``), seats three computers, deals
     and steps away; the computers finish the game at once. Returns the table id once the game is settled.

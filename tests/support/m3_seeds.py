@@ -73,7 +73,7 @@ def engine_candidates(first: int, count: int) -> Iterator[tuple[int, int]]:
     card, rules = load_card("practice"), TableRules()
     for seed in range(first, first + count):
         game, events = Game.new(card, rules, seed + 1, east=0, game_no=1)
-        play_game(game, ["normal"] * 4, on_events=events.extend)
+        play_game(game, ["hard"] * 4, on_events=events.extend)
         found = m3_win(events, list(game.state.log))
         if found is not None:
             yield seed, found[0]
@@ -86,7 +86,7 @@ async def play_seed(service: TableService, clock: ManualClock, seed: int, seat: 
     await service.join(table_id, PERSON, "Alice", seat=seat)
     for other in range(4):
         if other != seat:
-            await service.add_computer(table_id, "normal", other)
+            await service.add_computer(table_id, "hard", other)
     events: list[Event] = []
 
     async def note(update: TableUpdate) -> None:
@@ -106,7 +106,7 @@ async def play_seed(service: TableService, clock: ManualClock, seed: int, seat: 
                 game = table.game
                 assert game is not None
                 token = service.seat_update(table_id, PERSON).table.token
-                await service.act(table_id, PERSON, action_key(computer_move("normal", game, seat)), token=token)
+                await service.act(table_id, PERSON, action_key(computer_move("hard", game, seat)), token=token)
                 continue
             wake = service.next_wakeup()
             assert wake is not None, "the table waits for nobody"

@@ -26,7 +26,7 @@ ALICE, BOB, CAROL, DAN = 1001, 1002, 1003, 1004
 PEOPLE = (ALICE, BOB, CAROL, DAN)
 
 
-async def human_table(service: TableService, humans: list[int], seed: int = 7, level: str = "normal",
+async def human_table(service: TableService, humans: list[int], seed: int = 7, level: str = "hard",
                       table_options: TableOptions | None = None, **options: object) -> int:
     """A table with ``humans`` in seats 0.. and computers of ``level`` in the rest (``options``: its rules)."""
     table_id = (await service.create_table(5, 50, seed=seed, rules=table_rules(**options),
@@ -50,7 +50,7 @@ async def move_people(service: TableService, table_id: int, mine: list[SeatUpdat
         player = table.row.seats[seat].player_id
         assert player is not None
         before = service.seat_update(table_id, player)
-        action = computer_move("normal", game, seat)
+        action = computer_move("hard", game, seat)
         joker = isinstance(action, Discard) and action.tile == Tile.J  # she confirms she means to discard a joker
         update = await service.act(table_id, player, action_key(action), token=before.table.token, confirm=joker)
         if mine is not None:

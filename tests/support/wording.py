@@ -77,7 +77,7 @@ async def play_and_collect(path: Path, *, seed: int, seats: tuple[int, ...], **r
             if step % 9 == 0:
                 await _errors(service, table_id, player, before, said)
                 said.hints += [h.text for h in service.hint(table_id, player)]
-            action = computer_move("normal", game, seat)
+            action = computer_move("hard", game, seat)
             try:
                 await service.act(table_id, player, action_key(action), token=before.table.token)
             except NeedsConfirmation as refused:
