@@ -2,7 +2,7 @@
 
     python benchmarks/bench_discord.py [--tables 100] [--think 2] [--arrive 30] [--refresh 1.0] [--validate]
 
---tables tables play at once in one bot process: at each, one scripted person (who plays like a `normal`
+--tables tables play at once in one bot process: at each, one scripted person (who plays like a `hard`
 computer player, through the buttons and selects of her DM and the table message) and three computer players
 (computer delay 0). The person takes --think seconds per move on average (jittered from half to one and a half
 times that, as people do); --think 0 makes every person answer the instant her message shows, which measures

@@ -1,12 +1,12 @@
 """How fast the engine answers what a computer player asks: legal actions for a seat, a seat's view, and whole
-games between four normal players.
+games between four hard players (hard: the card reader that was the normal level before the ladder).
 
     python benchmarks/bench_legal.py [--games 60] [--seed 1] [--card practice]
 
 Goals on the project's machine (issue 16, the simulator search needs): legal actions for a seat >= 30,000 a
-second over the positions of real games, and normal x4 >= 15 complete games a second on one core.
+second over the positions of real games, and hard x4 >= 15 complete games a second on one core.
 
-Legal actions are timed for every seat at every position of normal x4 games (the Charleston, the turns, the
+Legal actions are timed for every seat at every position of hard x4 games (the Charleston, the turns, the
 call windows), and reported for the seats whose move the table awaits (what a player asks) and for any seat;
 then the games' own speed is timed separately.
 """
@@ -63,7 +63,7 @@ def main() -> None:
             seat_view(game, waiting[0])
             view_time += time.perf_counter() - started
             view_calls += 1
-            game.apply(computer_move("normal", game, waiting[0]))
+            game.apply(computer_move("hard", game, waiting[0]))
     print(f"legal actions for a seat whose move is awaited: {legal_calls[0] / legal_time[0]:,.0f} a second over "
           f"{legal_calls[0]:,} positions (goal >= 30,000)")
     print(f"legal actions for any seat (those not asked answer at once): {legal_calls[1] / legal_time[1]:,.0f} "
@@ -75,9 +75,9 @@ def main() -> None:
         started = time.perf_counter()
         for n in range(args.games):
             game, _ = Game.new(card, rules, game_seed_for(args.seed, n), east=n % 4)
-            play_game(game, ["normal"] * 4)
+            play_game(game, ["hard"] * 4)
         rates.append(args.games / (time.perf_counter() - started))
-    print(f"normal x4: {statistics.median(rates):.1f} complete games a second (median of 3 runs of {args.games}; "
+    print(f"hard x4: {statistics.median(rates):.1f} complete games a second (median of 3 runs of {args.games}; "
           f"goal >= 15)")
 
 

@@ -34,14 +34,11 @@ from bot.engine.actions import (
     CharlestonPass,
     CharlestonVote,
     CourtesyOffer,
-    DeclareMahJongg,
     Discard,
-    Draw,
     ExchangeJoker,
     Hold,
     PassCall,
 )
-from bot.engine.state import Phase
 from bot.engine.tiles import Tile
 from bot.engine.views import SeatView
 
@@ -148,30 +145,9 @@ class LearnedStrategy(Strategy):
         return self.best_row(view, rack, exposures, unseen, risk)
 
     # -- decisions ---------------------------------------------------------------------------------------
-    def decide(self, view: SeatView) -> Action:
-        """One of the seat's legal actions: Mah Jongg whenever offered, else the model's choice."""
+    def prepare(self, view: SeatView) -> None:
+        """Take the model's weights for the view's rules (each decision is then the model's choice)."""
         self.weights = self.model.for_preset(view.rules.preset)
-        legal = view.legal
-        for action in legal:
-            if isinstance(action, DeclareMahJongg) or (isinstance(action, Call) and action.mahjong):
-                return action
-        phase = view.public.phase
-        if phase == Phase.CHARLESTON:
-            return self.charleston_pass(view)
-        if phase == Phase.CHARLESTON_VOTE:
-            return self.vote(view)
-        if phase == Phase.COURTESY:
-            return self.courtesy(view)
-        if phase == Phase.CALL_WINDOW:
-            return self.answer_discard(view)
-        if any(isinstance(a, Draw) for a in legal):
-            return next(a for a in legal if isinstance(a, Draw))
-        if not any(isinstance(a, Discard) for a in legal):
-            return self.answer_discard(view)  # a claim on a discard outside the window (1946)
-        exchange = self.joker_exchange(view)
-        if exchange is not None:
-            return exchange
-        return self.discard(view)
 
     def pass_pool(self, view: SeatView, rack: Sequence[int], unseen: Sequence[int]) -> list[int]:
         """Up to :data:`POOL` passable tiles, the one ``normal``'s measure misses least first."""

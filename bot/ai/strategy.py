@@ -201,10 +201,14 @@ class Strategy:
         return max(self.removal_worths(view, outlook, kinds))
 
     # -- decisions ---------------------------------------------------------------------------------------
-    def decide(self, view: SeatView) -> Action:
-        """One of the seat's legal actions: Mah Jongg whenever offered, else by the phase."""
+    def prepare(self, view: SeatView) -> None:
+        """Set up for a decision under the view's rules (hard's settings give way to normal's under some)."""
         if self.level == "hard" and view.rules.preset in NORMAL_HARD_PRESETS:
             self.settings = replace(LEVEL_SETTINGS["normal"], blunder=self.settings.blunder)
+
+    def decide(self, view: SeatView) -> Action:
+        """One of the seat's legal actions: Mah Jongg whenever offered, else by the phase."""
+        self.prepare(view)
         legal = view.legal
         for action in legal:
             if isinstance(action, DeclareMahJongg) or (isinstance(action, Call) and action.mahjong):
