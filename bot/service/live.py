@@ -20,7 +20,7 @@ from .display import Display
 from .timetable import Timetable
 from .updates import Cause, SeatInfo, SeatUpdate, TableOptions, TablePhase, TableStatus, TableUpdate, TableView
 
-DEFAULT_LEVEL = "normal"  # the computer that stands in for an away player
+DEFAULT_LEVEL = "hard"  # the computer that stands in for an away player: the strongest, as it plays her chips
 
 
 @dataclass
