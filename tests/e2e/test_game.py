@@ -26,7 +26,7 @@ async def test_a_person_and_three_computers_with_a_call_race_a_joker_exchange_an
         await discord_double.wait_for_commands("table", "play", "rack", "hint", "back")
         table_id = await open_table(discord_double, alice, computer_delay=0)
         bot.service.subscribe(lambda u: events.extend(u.events), table_id)
-        await seat_everyone(discord_double, bot, table_id, [alice], 3)
+        await seat_everyone(discord_double, bot, table_id, [alice], 3, level="hard")
         driver = Driver(discord_double, bot, table_id, [Person(alice, 0, greedy)])
         await finish(driver, bot)
         state = driver.live.game.state

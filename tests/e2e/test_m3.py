@@ -2,7 +2,7 @@
 hand completes only by redeeming a joker from an exposure, by pressing "Mah Jongg!" in her DM; the table makes the
 redemption, the game is settled once in a clean ledger, and the results in the thread name the line.
 
-Nothing is set up by hand: table seed 145 is dealt as ``/table new`` deals it, and every move is a normal computer
+Nothing is set up by hand: table seed 145 is dealt as ``/table new`` deals it, and every move is a hard computer
 player's choice, Alice's made through Discord by the scripted person. The seed was found by playing the same game
 through the table service with Discord's pacing (``python -m support.m3_seeds`` from ``tests/`` lists such seeds;
 the first check below says so if a change to the engine or the computer players moved the game).
@@ -42,7 +42,7 @@ async def test_a_mahjong_on_a_discard_finished_by_redeeming_a_joker_pressed_in_d
         assert "left" in (await (await ruth.at(thread).slash("table", "leave")).message()).content.lower()
         await double.wait_for(lambda: lobby(double, table_id), 10, "the lobby message")
         bot.service.subscribe(lambda u: events.extend(u.events), table_id)
-        await seat_everyone(double, bot, table_id, [alice], 3)
+        await seat_everyone(double, bot, table_id, [alice], 3, level="hard")
         assert bot.service.view(table_id).seat_of(alice.id) == SEAT
 
         # Alice plays as a normal computer player would, through her DMs, until she can call a discard for Mah

@@ -30,8 +30,10 @@ def lobby(double: Double, table_id: int) -> Message | None:
 
 
 async def seat_everyone(double: Double, bot: CharlestonBot, table_id: int, people: list[Player],
-                        computers: int) -> None:
-    """The people join with the lobby's Join button (the opener is seated already), the rest are computers."""
+                        computers: int, level: str | None = None) -> None:
+    """The people join with the lobby's Join button (the opener is seated already), the rest are computers: the
+    lobby's Add computer button seats them at its level, or ``/table computer`` at ``level`` when one is given
+    (a seeded scenario found with the player that is now ``hard`` names it)."""
     thread = double.world.channels[bot.service.view(table_id).display.thread]
     for person in people[1:]:
         message = lobby(double, table_id)
@@ -39,6 +41,10 @@ async def seat_everyone(double: Double, bot: CharlestonBot, table_id: int, peopl
         joined = await (await person.at(thread).click(message, f"ch:t:{table_id}:join")).message()
         assert "You're in seat" in joined.content and joined.ephemeral
     for _ in range(computers):
+        if level is not None:
+            added = await (await people[0].at(thread).slash("table", "computer", level=level)).message()
+            assert "computer" in added.content.lower(), added.content
+            continue
         message = lobby(double, table_id)
         assert message is not None
         assert await (await people[0].at(thread).click(message, f"ch:t:{table_id}:computer")).response() == 6

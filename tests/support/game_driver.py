@@ -36,7 +36,8 @@ def make_bot(double: Double, db: Path, *, clock: ManualClock | None = None, seed
 
 
 def normal(game: object, seat: int) -> Action:
-    """A normal computer player's move."""
+    """The move of a hard computer player (the player named normal before the ladder: the scripted people play
+    as it did, so seeded scenarios stay as they were found)."""
     return computer_move("hard", game, seat)  # type: ignore[arg-type]
 
 
