@@ -157,9 +157,10 @@ class Controls:
                               "your DMs are closed, press **My rack** under the table).")
 
     async def computer(self, interaction: Interaction, table: int) -> None:
-        """Seat a normal computer player."""
-        await self.service.add_computer(table, "normal")
+        """Seat a normal computer player (answered first: a busy bot must not let the press expire; a refusal,
+        such as a full table, follows privately)."""
         await self.door.defer(interaction)
+        await self.service.add_computer(table, "normal")
 
     async def start(self, interaction: Interaction, table: int) -> None:
         """Deal (a seated player or the opener)."""
