@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from support.discord_double import Double
 from support.discord_double.models import Message
@@ -179,19 +180,31 @@ async def test_a_player_with_closed_dms_is_told_privately_in_the_thread_when_a_d
         await seat_everyone(discord_double, bot, table_id, [alice, bea], 2)
         driver = Driver(discord_double, bot, table_id, [Person(alice, 0), Person(bea, 1, greedy)])
 
-        def told_of_a_call() -> Message | None:
-            for message in driver.thread().live_messages:
-                calls = [c for c in message.custom_ids if c.startswith(f"ch:a:{table_id}:1w") and ":c" in c]
-                if message.ephemeral and message.visible(bea.user) and calls:
-                    return message
-            return None
+        # Each private message to Bea in the thread as it was sent: she may act on it (and the table move on, the
+        # message with it) before the driver looks again, on a busy machine.
+        sent: list[tuple[Message, str, list[str]]] = []
+        post = discord_double.world.post
+
+        def noting_post(*args: Any, **kwargs: Any) -> Message:
+            message = post(*args, **kwargs)
+            if message.ephemeral and message.visible(bea.user) and message.channel.id == driver.thread().id:
+                sent.append((message, message.content, list(message.custom_ids)))
+            return message
+
+        discord_double.world.post = noting_post  # type: ignore[method-assign]
+
+        def told_of_a_call() -> tuple[Message, str, list[str]] | None:
+            return next(((m, text, ids) for m, text, ids in sent
+                         if any(c.startswith(f"ch:a:{table_id}:1w") and ":c" in c for c in ids)), None)
 
         await driver.play(until=lambda: told_of_a_call() is not None)
-        told = told_of_a_call()
-        assert told is not None and not told.visible(alice.user)
-        assert "Call it?" in told.content or "gives you Mah Jongg" in told.content, told.content
-        window = next(c.split(":")[3] for c in told.custom_ids if c.startswith("ch:a:"))
-        offered = {c.split(":")[4] for c in told.custom_ids if c.startswith("ch:a:")}
+        found = told_of_a_call()
+        assert found is not None
+        told, content, custom_ids = found
+        assert not told.visible(alice.user)
+        assert "Call it?" in content or "gives you Mah Jongg" in content, content
+        window = next(c.split(":")[3] for c in custom_ids if c.startswith("ch:a:"))
+        offered = {c.split(":")[4] for c in custom_ids if c.startswith("ch:a:")}
         choices = next(u.choices for u in beas if u.table.claimable and u.table.claimable[0] == window)
         assert offered == {c.key for c in (*choices.calls, choices.call_mahjong, choices.pass_call, choices.hold)
                            if c is not None}, "exactly what she may do with that discard"
