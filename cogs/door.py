@@ -139,6 +139,8 @@ class Backoff:
 CHANNEL_WRITES = 5
 CHANNEL_WINDOW = 5.0
 # An interaction's token answers for it for 15 minutes; a little less, so a write through it is never refused late.
+# A write through it waits for the interaction's first answer, which Discord wants within 3 s.
+ANSWER_WAIT = 3.0
 TOKEN_LIFETIME = 14 * 60.0
 
 
@@ -305,9 +307,21 @@ class Door:
         return True
 
     # -- through an interaction's token (exempt from the global limit; EXPIRED once the token is dead) -----------
+    async def _answered(self, hook: Hook, what: str, table: int | None) -> None:
+        """Wait for the interaction's first answer: Discord refuses a write through its token before it (10015),
+        and a press is answered within 3 s or never."""
+        deadline = time.monotonic() + ANSWER_WAIT
+        while not hook.interaction.response.is_done():
+            if time.monotonic() >= deadline:
+                failure = DiscordFailure(Failure.EXPIRED, what, text="the interaction was never answered")
+                log_failure(failure, table)
+                raise failure
+            await asyncio.sleep(0.02)
+
     async def send_hook(self, hook: Hook, payload: Payload, what: str, *, table: int | None = None,
                         ephemeral: bool = False) -> discord.WebhookMessage:
         """Post a message as a follow-up of an interaction, in the channel where it was made."""
+        await self._answered(hook, what, table)
         return await self.call(lambda: hook.interaction.followup.send(
             content=payload.content, files=payload.files, view=payload.view or discord.utils.MISSING, wait=True,
             ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none()), what, table=table)
@@ -316,6 +330,7 @@ class Door:
                         table: int | None = None) -> discord.Message:
         """Edit a message through the interaction's token: its original (the message a pressed button sits on)
         or one of its follow-ups."""
+        await self._answered(hook, what, table)
         interaction = hook.interaction
         if message_id == hook.original:
             return await self.call(lambda: interaction.edit_original_response(
@@ -326,6 +341,7 @@ class Door:
 
     async def delete_hook(self, hook: Hook, message_id: int, what: str, *, table: int | None = None) -> None:
         """Delete a message through the interaction's token (its original or one of its follow-ups)."""
+        await self._answered(hook, what, table)
         interaction = hook.interaction
         if message_id == hook.original:
             await self.call(interaction.delete_original_response, what, table=table)
