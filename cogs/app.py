@@ -103,7 +103,7 @@ class CharlestonBot(commands.Bot):
                                                           computer_delay=self._computer_delay, seeds=self._seeds,
                                                           thinkers=self.settings.think_workers,
                                                           shards=cluster.restored if cluster else None,
-                                                          before_restore=cluster.join if cluster else None)
+                                                          before_restore=cluster.join() if cluster else None)
         self._leagues = LeagueService(service.db, service.clock)
         imported = await self._leagues.cards.load_all()  # restoring the tables registered them already
         self._leagues.watch(service)

@@ -31,14 +31,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.service.cluster import RESTARTING, Cluster, Handover, Shards
+from bot.service.cluster import RESTARTING, Cluster, Handover, Joiner, Shards, joiner
 
 from . import ids
 
 if TYPE_CHECKING:
     from discord.types.gateway import InteractionCreateEvent
-
-    from bot.store.db import Database
 
     from .app import CharlestonBot
 
@@ -113,9 +111,12 @@ class ClusterRouter:
             raise RuntimeError("the cluster has not been joined")
         return self._cluster
 
-    async def join(self, db: Database) -> None:
-        """Hold this process's shards in the database (before the tables are restored)."""
-        self._cluster = await Cluster.join(db, self.shards)
+    def join(self) -> Joiner:
+        """The service's set-up step that holds this process's shards (before the tables are restored)."""
+        return joiner(self.shards, self._joined)
+
+    def _joined(self, cluster: Cluster) -> None:
+        self._cluster = cluster
         log.info("%s: holding my shards", self.name)
 
     async def start(self, guild: discord.Object | None) -> None:

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -176,3 +176,15 @@ class Cluster:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self._locks.close()
+
+
+# The service's set-up step that holds a cluster's shards (``TableService.open``'s ``before_restore``).
+Joiner = Callable[[Database], Awaitable[None]]
+
+
+def joiner(shards: Shards, joined: Callable[[Cluster], None]) -> Joiner:
+    """The set-up step that holds ``shards`` in the service's database before its tables are restored; ``joined``
+    is handed the cluster."""
+    async def join(db: Database) -> None:
+        joined(await Cluster.join(db, shards))
+    return join
