@@ -36,8 +36,6 @@ from bot.engine.actions import (
     CourtesyOffer,
     Discard,
     ExchangeJoker,
-    Hold,
-    PassCall,
 )
 from bot.engine.tiles import Tile
 from bot.engine.views import SeatView
@@ -45,7 +43,7 @@ from bot.engine.views import SeatView
 from .features import line_features, near_variants, rack_features, value_scale
 from .model import NORMAL_WORTH, Model, inputs, load_model
 from .outlook import FloatArray
-from .strategy import INF, Settings, Strategy, leaves_a_discard, traps
+from .strategy import INF, CallQuestion, Settings, Strategy, leaves_a_discard, traps
 
 # The measure the features are read with: normal's horizon and calls, plain chances (value weight 0), six lines
 # worked out, and the late-wall danger read from 60 wall tiles left.
@@ -257,29 +255,18 @@ class LearnedStrategy(Strategy):
 
     def answer_discard(self, view: SeatView) -> Action:
         """Call when the rack after the exposure and its best discard scores above the rack as it is."""
-        calls = [a for a in view.legal if isinstance(a, Call) and not a.mahjong]
-        pass_action = next((a for a in view.legal if isinstance(a, PassCall)), None)
-        fallback = pass_action or next((a for a in view.legal if isinstance(a, Hold)), None)
-        tile = view.public.window_tile
-        if not calls or tile is None:
-            return fallback or view.legal[0]
-        rack = list(view.rack)
-        exposures = [list(e) for e in view.exposures]
-        unseen = self.unseen(view)
-        wanted, _ = self.call_targets(view, rack, exposures, unseen)
-        if tile not in wanted:
-            return fallback or calls[0]
-        x = self.features(view, rack, exposures, unseen)
-        rows = [inputs("play", x, wall=self.wall_share(view), exposed=len(exposures))[0]]
+        question = self.call_question(view)
+        if not isinstance(question, CallQuestion):
+            return question
+        x = self.features(view, question.rack, question.exposures, question.unseen)
+        rows = [inputs("play", x, wall=self.wall_share(view), exposed=len(question.exposures))[0]]
         risk = self.danger(view)
         options: list[Call | None] = [None]
-        for call in calls:
-            after = list(rack)
-            for t in call.tiles:
-                after.remove(t)
-            row = self.leads_to(view, after, [*exposures, [tile, *call.tiles]], unseen, risk)
+        for call in question.calls:
+            after, exposed = question.after(call)
+            row = self.leads_to(view, after, exposed, question.unseen, risk)
             if row is not None:
                 rows.append(row)
                 options.append(call)
         choice = options[self.choose("play", np.array(rows))] if len(options) > 1 else None
-        return choice or fallback or calls[0]
+        return choice or question.fallback

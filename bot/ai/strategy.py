@@ -93,6 +93,27 @@ NORMAL_HARD_PRESETS = frozenset({"nmjl-1946"})
 READY_BY_EXPOSURES = (0.0, 0.08, 0.2, 0.45, 0.6)
 
 
+@dataclass(frozen=True)
+class CallQuestion:
+    """A call window worth weighing: the calls on offer, the answer if none is made, the tile, and the seat's
+    rack, exposures, unseen tiles and the rack's worth as it is."""
+
+    calls: list[Call]
+    fallback: Action
+    tile: int
+    rack: list[int]
+    exposures: list[list[int]]
+    unseen: list[int]
+    now: float
+
+    def after(self, call: Call) -> tuple[list[int], list[list[int]]]:
+        """The rack and the exposures once ``call`` is made."""
+        rack = list(self.rack)
+        for tile in call.tiles:
+            rack.remove(tile)
+        return rack, [*self.exposures, [self.tile, *call.tiles]]
+
+
 class Strategy:
     """The card-reading player's decisions, with one level's settings."""
 
@@ -348,8 +369,9 @@ class Strategy:
                 return action
         return None
 
-    def answer_discard(self, view: SeatView) -> Action:
-        """A call when the exposure makes the rack worth more; else pass."""
+    def call_question(self, view: SeatView) -> Action | CallQuestion:
+        """The answer to a call window when there is nothing to weigh (no call on offer, or a tile no line near
+        the best lacks), else what weighing the calls needs."""
         calls = [a for a in view.legal if isinstance(a, Call) and not a.mahjong]
         pass_action = next((a for a in view.legal if isinstance(a, PassCall)), None)
         fallback = pass_action or next((a for a in view.legal if isinstance(a, Hold)), None)
@@ -362,18 +384,22 @@ class Strategy:
         wanted, now = self.call_targets(view, rack, exposures, unseen)
         if tile not in wanted:
             return fallback or calls[0]
-        best_call, best_score = None, now * self.settings.call_margin
-        for call in calls:
-            after = list(rack)
-            for t in call.tiles:
-                after.remove(t)
-            exposed = [*exposures, [tile, *call.tiles]]
+        return CallQuestion(calls, fallback or calls[0], tile, rack, exposures, unseen, now)
+
+    def answer_discard(self, view: SeatView) -> Action:
+        """A call when the exposure makes the rack worth more; else pass."""
+        question = self.call_question(view)
+        if not isinstance(question, CallQuestion):
+            return question
+        best_call, best_score = None, question.now * self.settings.call_margin
+        for call in question.calls:
+            after, exposed = question.after(call)
             if traps(view, after):
                 continue
-            score = self.best_discard_worth(view, after, exposed, unseen)
+            score = self.best_discard_worth(view, after, exposed, question.unseen)
             if score > best_score:
                 best_call, best_score = call, score
-        return best_call or fallback or calls[0]
+        return best_call or question.fallback
 
     def call_targets(self, view: SeatView, rack: list[int], exposures: list[list[int]],
                      unseen: Sequence[int]) -> tuple[set[int], float]:
