@@ -13,12 +13,11 @@ import pytest
 from bot.ai.learned import Exploration, LearnedStrategy
 from bot.ai.model import GROUPS, MODEL_PATH, Model, input_names, load_model, normal_like
 from bot.ai.players import EXPERIMENTAL_LEVELS, LEVELS
-from bot.ai.selfplay import computer_move, play_game
-from bot.engine.actions import TABLE, CloseWindow
+from bot.ai.selfplay import computer_move, play_game, seats_to_move
+from bot.cli import main
 from bot.engine.game import Game
 from bot.engine.rules import table_rules
-from bot.engine.state import Phase
-from bot.engine.views import seat_view, waiting_for
+from bot.engine.views import seat_view
 from bot.service.cards import load_card
 
 PRESETS = ("nmjl", "nmjl-1946", "classical")
@@ -100,12 +99,7 @@ def test_a_level_decides_only_from_its_seats_view(preset: str) -> None:
     rng = random.Random(5)
     levels = [*LEVELS, *EXPERIMENTAL_LEVELS[:1]]
     checked = 0
-    while game.state.phase != Phase.FINISHED:
-        waiting = waiting_for(game)
-        if not waiting:
-            game.apply(CloseWindow(TABLE))
-            continue
-        seat = waiting[0]
+    for seat in seats_to_move(game):
         if len(game.state.log) % 5 == 0:
             twin = _hide_differently(game, seat, rng)
             assert seat_view(twin, seat).to_json() == seat_view(game, seat).to_json()
@@ -127,14 +121,27 @@ def test_exploring_picks_only_among_the_best_few_and_reports_each_decision() -> 
         records.append((group, len(top), pick, explored))
 
     game = _game("nmjl", 21)
-    while game.state.phase != Phase.FINISHED:
-        waiting = waiting_for(game)
-        if not waiting:
-            game.apply(CloseWindow(TABLE))
-            continue
-        seat = waiting[0]
+    for seat in seats_to_move(game):
         strategy = LearnedStrategy(random.Random(len(game.state.log)), normal_like(), Exploration(1.0, 2, 1.0),
                                    record)
         game.apply(strategy.decide(seat_view(game, seat)))
     assert records and all(n <= 2 and pick < n and explored for _, n, pick, explored in records if n > 1)
     assert {g for g, *_ in records} == set(GROUPS)
+
+
+def test_charleston_train_writes_a_model_that_loads_and_the_same_command_writes_the_same_model(
+        tmp_path: Path) -> None:
+    """A tiny run of the training command: its model file loads, records its command, and is the same again."""
+    written = []
+    for name in ("first.json", "second.json"):
+        out = tmp_path / name
+        assert main(["train", "--rules", "nmjl", "--rounds", "1", "--games", "4", "--workers", "1",
+                     "--out", str(out)]) == 0
+        model = Model.from_json(json.loads(out.read_text(encoding="utf-8")))
+        assert str(model.info["nmjl"]["command"]).startswith("charleston train --rules nmjl ")  # type: ignore[index]
+        written.append(model.for_preset("nmjl"))
+    for group in GROUPS:
+        assert np.array_equal(written[0][group], written[1][group])
+    # Four games give the play decisions enough explored choices to fit (the rarer kinds keep the starting model).
+    assert not np.array_equal(written[0]["play"], normal_like().for_preset("nmjl")["play"])
+

@@ -6,7 +6,7 @@ Each player is asked only for its own seat's view (``seat_view``), exactly as at
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from bot.engine.actions import TABLE, Action, CloseWindow
 from bot.engine.events import Event
@@ -22,15 +22,32 @@ class Stuck(RuntimeError):
     a flower be thrown (P13): a seat whose concealed tiles are all flowers after a draw can do nothing."""
 
 
+def decision_seed(game: Game, seat: int) -> int:
+    """The seed of a computer's choices at this position: from the game's seed, the seat and the number of
+    actions so far, so the same position always gets the same move."""
+    state = game.state
+    return state.seed * 7919 + seat * 104729 + len(state.log)
+
+
+def seats_to_move(game: Game) -> Iterator[int]:
+    """The seat whose move the game awaits, position after position, until it ends (the caller applies the move
+    before asking for the next); a call window that awaits nobody is closed on the way, as the table would."""
+    while game.state.phase != Phase.FINISHED:
+        waiting = waiting_for(game)
+        if not waiting:
+            game.apply(CloseWindow(TABLE))
+            continue
+        yield waiting[0]
+
+
 def computer_move(level: str, game: Game, seat: int) -> Action:
     """A computer player's choice for ``seat``. Its random generator is seeded from the game's seed, the seat and
     the number of actions so far, so the same position always gets the same move, in this process or after a
     restart."""
-    state = game.state
-    player = make_player(level, seed=state.seed * 7919 + seat * 104729 + len(state.log))
+    player = make_player(level, seed=decision_seed(game, seat))
     view = seat_view(game, seat)
     if not view.legal:
-        raise Stuck(f"seat {seat} has no legal move (game seed {state.seed})")
+        raise Stuck(f"seat {seat} has no legal move (game seed {game.state.seed})")
     return player.decide(view)
 
 

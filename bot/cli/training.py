@@ -32,13 +32,12 @@ import numpy as np
 from bot.ai.learned import Exploration, LearnedStrategy
 from bot.ai.model import GROUPS, Model, input_names
 from bot.ai.outlook import FloatArray
+from bot.ai.selfplay import decision_seed, seats_to_move
 from bot.cli.simulate import game_seed_for
-from bot.engine.actions import TABLE, CloseWindow
 from bot.engine.game import Game
 from bot.engine.payouts import net_chips
 from bot.engine.rules import table_rules
-from bot.engine.state import Phase
-from bot.engine.views import seat_view, waiting_for
+from bot.engine.views import seat_view
 from bot.service.cards import load_card
 
 RIDGE = 1e5  # ridge penalty on the standardised inputs (chosen on held-out games: docs/computer-players.md)
@@ -84,14 +83,8 @@ def play_training_game(model: Model, explore: Exploration, preset: str, seed: in
     card = load_card(rules.card)
     game, _ = Game.new(card, rules, game_seed_for(seed, game_no), east=game_no % 4)
     pending: list[tuple[int, str, FloatArray, int, bool]] = []
-    while game.state.phase != Phase.FINISHED:
-        waiting = waiting_for(game)
-        if not waiting:
-            game.apply(CloseWindow(TABLE))
-            continue
-        seat = waiting[0]
-        state = game.state
-        rng = random.Random(state.seed * 7919 + seat * 104729 + len(state.log))
+    for seat in seats_to_move(game):
+        rng = random.Random(decision_seed(game, seat))
 
         def record(group: str, top: FloatArray, pick: int, explored: bool, seat: int = seat) -> None:
             pending.append((seat, group, top, pick, explored))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 
 from bot.ai.players import make_player
-from bot.engine.actions import TABLE, Action, CharlestonPass, CloseWindow, CourtesyOffer
+from bot.ai.selfplay import seats_to_move
+from bot.engine.actions import Action, CharlestonPass, CourtesyOffer
 from bot.engine.game import Game
-from bot.engine.state import Phase
-from bot.engine.views import seat_view, waiting_for
+from bot.engine.views import seat_view
 
 
 def canonical(action: Action) -> Action:
@@ -22,12 +22,7 @@ def play_checking(game: Game, levels: list[str], seed: int) -> int:
     """Play to the end, asserting every decision is one of the seat's legal actions; returns decisions made."""
     players = [make_player(levels[s], seed=seed * 4 + s) for s in range(4)]
     decisions = 0
-    while game.state.phase != Phase.FINISHED:
-        waiting = waiting_for(game)
-        if not waiting:
-            game.apply(CloseWindow(TABLE))
-            continue
-        seat = waiting[0]
+    for seat in seats_to_move(game):
         view = seat_view(game, seat)
         action = players[seat].decide(view)
         legal = {canonical(a) for a in view.legal}
