@@ -38,9 +38,9 @@ LADDER = {
 # a slash-command choice's name is "level: description" within Discord's 100).
 LEVEL_DESCRIPTIONS = {
     "random": "any legal move, at random",
-    "easy": "weak on purpose: two lines, and 3 throws in 4 a near-best tile at random",
-    "normal": "weaker on purpose: reads the card, 1 throw in 4 a near-best tile at random",
-    "hard": "the strongest we have: reads the whole card, no deliberate slips",
+    "easy": "weak on purpose: plays two lines, most discards a little off",
+    "normal": "weaker on purpose: reads the card, 1 discard in 4 a little off",
+    "hard": "the strongest we have: reads the whole card, no deliberate mistakes",
 }
 READERS = {"reader-easy": "easy", "reader-normal": "normal", "reader-hard": "hard"}
 # Players kept for measurement (``charleston paired``), not offered at a table: see docs/computer-players.md.
