@@ -1,4 +1,8 @@
-"""The Discord bot: a ``commands.Bot`` over the table service, its start-up, its one error path, its shutdown."""
+"""The wiring of the Discord layer: :class:`CharlestonBot` opens the services, builds every part with what it uses
+(the door, the drawing, the DMs, the presenter, the keeper, the controls, the press router, the weekly poster and
+the command groups), and hands each its collaborators in its constructor. It is the one module that holds the
+parts: no other reaches one through the bot (tests/test_layout.py). Its start-up, its one error path, its shutdown.
+"""
 
 from __future__ import annotations
 
@@ -21,18 +25,25 @@ from bot.service.weekly import DEFAULT_OWNER, WeeklyPosts
 from bot.settings import Settings
 
 from .cluster import ClusterRouter
-from .components import DYNAMIC_ITEMS, answer_removed, shows_component
-from .controls import Controls
-from .door import Backoff, Door
-from .drawing import Drawing
+from .commands.cards import CardAdmin, Cards
+from .commands.general import General
+from .commands.leagues import League, LeagueAdmin
+from .commands.moves import Play
+from .commands.seat import Seat
+from .commands.standings import Standings
+from .commands.tables import Tables
+from .door import Door
+from .failures import Backoff, DiscordFailure
 from .keeper import Keeper
-from .poster import WeeklyPoster
-from .presenter import Presenter
-from .replies import report_error
+from .press.controls import Controls
+from .press.replies import report_error
+from .press.router import PressRouter
+from .show.dms import Dms
+from .show.drawing import Drawing
+from .show.poster import WeeklyPoster
+from .show.presenter import Presenter, ShownTable
 
 log = logging.getLogger("charleston.discord")
-
-EXTENSIONS = ("cogs.general", "cogs.tables", "cogs.play", "cogs.league", "cogs.cards")
 
 
 class CharlestonTree(app_commands.CommandTree["CharlestonBot"]):
@@ -41,15 +52,16 @@ class CharlestonTree(app_commands.CommandTree["CharlestonBot"]):
     async def on_error(self, interaction: discord.Interaction[CharlestonBot],
                        error: app_commands.AppCommandError) -> None:
         """Answer the user and log what they can't see."""
-        await report_error(interaction, error)
+        await report_error(self.client.door, interaction, error)
 
 
 class CharlestonBot(commands.Bot):
-    """The bot process: opens the database, restores the tables, loads the cogs and runs the tables' clock."""
+    """The bot process: opens the database, restores the tables, builds the Discord layer and runs the tables'
+    clock."""
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, computer_delay: float = 1.5,
-                 extensions: tuple[str, ...] = EXTENSIONS, seeds: Iterator[int] | None = None,
-                 backoff: Backoff | None = None, request_timeout: float = 15.0) -> None:
+                 seeds: Iterator[int] | None = None, backoff: Backoff | None = None,
+                 request_timeout: float = 15.0) -> None:
         point_discord_at(settings.api_base, settings.gateway_url)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          tree_cls=CharlestonTree, help_command=None,
@@ -58,21 +70,22 @@ class CharlestonBot(commands.Bot):
         self._clock = clock
         self._computer_delay = computer_delay
         self._seeds = seeds
-        self._extensions = extensions
         self._service: TableService | None = None
         self._leagues: LeagueService | None = None
         self._poster: WeeklyPoster | None = None
         self._stop_clock = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
-        self.drawing = Drawing(settings.render_workers)
         self.door = Door(self, timeout=request_timeout, backoff=backoff)  # every Discord call that may fail
-        self.presenter = Presenter(self, settings.refresh_seconds)
-        self.keeper = Keeper(self)
-        self.controls = Controls(self)
+        self.drawing = Drawing(settings.render_workers)
         # Several processes, each running some of the shards (cogs/cluster.py); None: this process runs them all.
         self.cluster: ClusterRouter | None = None
         if settings.sharded and settings.shard_count is not None and settings.shard_ids is not None:
-            self.cluster = ClusterRouter(self, Shards(settings.shard_count, settings.shard_ids))
+            self.cluster = ClusterRouter(self, self.door, Shards(settings.shard_count, settings.shard_ids))
+        # Built once the services are open (setup_hook): they need them.
+        self._dms: Dms | None = None
+        self._presenter: Presenter | None = None
+        self._keeper: Keeper | None = None
+        self._router: PressRouter | None = None
 
     @property
     def service(self) -> TableService:
@@ -95,55 +108,93 @@ class CharlestonBot(commands.Bot):
             raise RuntimeError("the bot has not started")
         return self._poster
 
+    @property
+    def presenter(self) -> Presenter:
+        """The table messages (built in :meth:`setup_hook`)."""
+        if self._presenter is None:
+            raise RuntimeError("the bot has not started")
+        return self._presenter
+
+    @property
+    def dms(self) -> Dms:
+        """The players' DMs (built in :meth:`setup_hook`)."""
+        if self._dms is None:
+            raise RuntimeError("the bot has not started")
+        return self._dms
+
     async def setup_hook(self) -> None:
-        """Open and migrate the database, restore every open table (and the cards servers imported), load the
-        cogs, start the clock and the weekly poster, sync."""
+        """Open and migrate the database, restore every open table (and the cards servers imported), build the
+        Discord layer, start the clock and the weekly poster, sync."""
+        service, leagues = await self._open_services()
+        for cog in self._wire(service, leagues):
+            await self.add_cog(cog)
+        self.presenter.start()
+        await self.presenter.refresh_all()
+        self._clock_task = asyncio.create_task(service.run(self._stop_clock), name="table clock")
+        self.poster.start()
+        guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        if self.cluster is not None:
+            await self.cluster.start(guild, service)  # interactions handed between processes; commands synced once
+            return
+        synced = await self.tree.sync(guild=guild)
+        log.info("synced %d command(s) %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+
+    async def _open_services(self) -> tuple[TableService, LeagueService]:
         cluster = self.cluster
         self._service = service = await TableService.open(self.settings.db_path, clock=self._clock,
                                                           computer_delay=self._computer_delay, seeds=self._seeds,
                                                           thinkers=self.settings.think_workers,
                                                           shards=cluster.restored if cluster else None,
                                                           before_restore=cluster.join() if cluster else None)
-        self._leagues = LeagueService(service.db, service.clock)
-        imported = await self._leagues.cards.load_all()  # restoring the tables registered them already
-        self._leagues.watch(service)
+        self._leagues = leagues = LeagueService(service.db, service.clock)
+        imported = await leagues.cards.load_all()  # restoring the tables registered them already
+        leagues.watch(service)
         log.info("database %s: %d open table(s) restored, %d imported card(s)", self.settings.db_path,
                  len(service.table_ids()), imported)
-        for extension in self._extensions:
-            await self.load_extension(extension)
-        await self.add_cog(self.keeper)  # listens for deleted threads and messages, and permissions coming back
-        self.add_dynamic_items(*DYNAMIC_ITEMS)  # every button drawn before a restart works after it
-        self.presenter.start()
-        await self.presenter.refresh_all()
-        self._clock_task = asyncio.create_task(self.service.run(self._stop_clock), name="table clock")
-        owner = cluster.name if cluster else DEFAULT_OWNER  # whose claims a restart finds its own
-        self._poster = WeeklyPoster(self, WeeklyPosts(service.db, service.clock, owner))
-        self._poster.start()
-        guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
-        if cluster is not None:
-            await cluster.start(guild)  # interactions handed between processes; commands synced by one of them
-            return
-        synced = await self.tree.sync(guild=guild)
-        log.info("synced %d command(s) %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+        return service, leagues
+
+    def _wire(self, service: TableService, leagues: LeagueService) -> list[commands.Cog]:
+        """Build the parts, each handed what it uses. Two pairs call each other, each one way plus a callback: the
+        DMs tell the presenter when a person can't be reached (``on_trouble``), and the presenter hands a failed
+        write to the table's thread to the keeper (``on_failure``)."""
+        interval = self.settings.refresh_seconds
+        self._dms = dms = Dms(service, self.door, self.drawing, lambda table: presenter.seat_trouble(table),
+                              interval=interval)
+        self._presenter = presenter = Presenter(service, self.door, self.drawing, dms, self._table_failed,
+                                                interval=interval)
+        self._keeper = keeper = Keeper(service, self.door, presenter, dms, leagues.managers)
+        controls = Controls(service, self.door, presenter, dms, self.drawing)
+        self._router = PressRouter(controls)
+        owner = self.cluster.name if self.cluster else DEFAULT_OWNER  # whose claims a restart finds its own
+        self._poster = poster = WeeklyPoster(self.door, WeeklyPosts(service.db, service.clock, owner))
+        return [
+            General(service, self.door, lambda: self.latency),
+            Tables(service, leagues, self.door, presenter, controls, self.drawing),
+            Play(service, self.door, controls), Seat(service, controls),
+            League(leagues, self.door), LeagueAdmin(leagues, self.door, poster.wake), Standings(leagues, self.door),
+            Cards(leagues, self.door), CardAdmin(leagues, self.door),
+            keeper,  # listens for deleted threads and messages, and permissions coming back
+        ]
+
+    async def _table_failed(self, shown: ShownTable, failure: DiscordFailure, thread: int) -> float | None:
+        assert self._keeper is not None
+        return await self._keeper.table_failed(shown, failure, thread)
 
     async def on_interaction(self, interaction: discord.Interaction[CharlestonBot]) -> None:
-        """Every press gets an answer: one of a component the bot removed a moment before (the table message is
-        re-edited as the game moves) is not dispatched by discord.py, so it is handled here; and a person's latest
-        interaction in a table's thread is kept (a player with closed DMs is told of her moves through it)."""
-        if interaction.guild_id is not None:
-            self.presenter.saw(interaction)
-        if interaction.type is not discord.InteractionType.component or not interaction.data:
-            return
-        custom_id = str(interaction.data.get("custom_id") or "")
-        if custom_id and not shows_component(interaction.message, custom_id):
-            await answer_removed(interaction, custom_id)
+        """Every press goes to the press router (:mod:`cogs.press.router`), whether or not its component is still on
+        its message; and a person's latest interaction in a table's thread is kept (a player with closed DMs is told
+        of her moves through it)."""
+        if interaction.guild_id is not None and self._presenter is not None:
+            self._presenter.saw(interaction)
+        if self._router is not None:
+            await self._router.route(interaction)
 
     async def on_message(self, message: discord.Message) -> None:
         """Someone posted in a table's thread: the table message moves back to the bottom at its next update."""
-        if self.user is not None and message.author.id != self.user.id:
-            self.presenter.something_posted(message.channel.id)
+        if self.user is not None and message.author.id != self.user.id and self._presenter is not None:
+            self._presenter.something_posted(message.channel.id)
 
     async def close(self) -> None:
         """Stop the clock, let in-flight actions finish, close the database, then disconnect."""
@@ -154,9 +205,10 @@ class CharlestonBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._clock_task, timeout=10)
         if self._service is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.presenter.settle(), timeout=5)
-            self.presenter.stop()
+            if self._presenter is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._presenter.settle(), timeout=5)
+                self._presenter.stop()
             service, self._service = self._service, None
             await service.close()
         if self.cluster is not None:

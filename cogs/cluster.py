@@ -25,25 +25,22 @@ import contextlib
 import hashlib
 import json
 import logging
-import re
 from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING
 
 import discord
+from discord.ext import commands
 
 from bot.service.cluster import RESTARTING, Cluster, Handover, Joiner, Shards, joiner
+from bot.service.surface import TableCalls
 
-from . import ids
+from .door import Door
+from .show.components import table_named
 
 if TYPE_CHECKING:
     from discord.types.gateway import InteractionCreateEvent
 
-    from .app import CharlestonBot
-
 log = logging.getLogger("charleston.cluster")
-
-# The custom_ids of every component the bot draws name their table (cogs/ids.py).
-_TABLE_IDS = [re.compile(pattern) for pattern in (ids.ACT, ids.CONFIRM, ids.SELECT, ids.PICK, ids.CALL, ids.TABLE)]
 # Slash commands that act on the caller's table: typed in a DM, they go to the process owning it.
 TABLE_COMMANDS = frozenset({"rack", "back", "hint", "play", "table"})
 COMPONENT, MODAL_SUBMIT, COMMAND, AUTOCOMPLETE = 3, 5, 2, 4
@@ -61,11 +58,7 @@ def table_of(data: Mapping[str, object]) -> int | None:
     """The table a component press (or modal) is for, read from its custom_id; None if it names none."""
     if data.get("type") not in (COMPONENT, MODAL_SUBMIT):
         return None
-    custom_id = str(_field(data, "data", "custom_id") or "")
-    for pattern in _TABLE_IDS:
-        if (found := pattern.fullmatch(custom_id)) is not None:
-            return int(found["table"])
-    return None
+    return table_named(str(_field(data, "data", "custom_id") or ""))
 
 
 def user_of(data: Mapping[str, object]) -> int | None:
@@ -85,9 +78,11 @@ class ClusterRouter:
     """This process's part of a bot run as several processes: made by the bot when its settings run only some of
     the shards; joins the cluster before the tables are restored, and hands interactions around once started."""
 
-    def __init__(self, bot: CharlestonBot, shards: Shards) -> None:
-        self.bot = bot
+    def __init__(self, client: commands.Bot, door: Door, shards: Shards) -> None:
+        self._client = client
+        self.door = door
         self.shards = shards
+        self._tables: TableCalls | None = None
         self._cluster: Cluster | None = None
         self._parse: Callable[[InteractionCreateEvent], None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -119,10 +114,11 @@ class ClusterRouter:
         self._cluster = cluster
         log.info("%s: holding my shards", self.name)
 
-    async def start(self, guild: discord.Object | None) -> None:
+    async def start(self, guild: discord.Object | None, tables: TableCalls) -> None:
         """Once the bot is set up: see every interaction first, take those handed to this process, sync the
         commands if this is the process that does, and stop if the shards' database connection drops."""
-        parsers = self.bot._connection.parsers
+        self._tables = tables
+        parsers = self._client._connection.parsers
         self._parse = parsers["INTERACTION_CREATE"]
         parsers["INTERACTION_CREATE"] = self.arrived
         self.cluster.serve(self.delivered)
@@ -150,7 +146,7 @@ class ClusterRouter:
             parse(data)  # a guild's interaction comes to the process of the guild's shard: its tables are ours
             return
         table = table_of(data)
-        if table is not None and self.bot.service.is_open(table):
+        if table is not None and self._tables is not None and self._tables.is_open(table):
             parse(data)
             return
         if table is None and command_of(data) not in TABLE_COMMANDS:
@@ -182,12 +178,13 @@ class ClusterRouter:
 
     async def _restarting(self, data: InteractionCreateEvent) -> None:
         """Say privately that the table is restarting (an autocomplete gets no suggestions)."""
-        interaction: discord.Interaction[CharlestonBot] = discord.Interaction(data=data, state=self.bot._connection)
+        interaction: discord.Interaction[discord.Client] = discord.Interaction(data=data,
+                                                                               state=self._client._connection)
         if interaction.type is discord.InteractionType.autocomplete:
             with contextlib.suppress(Exception):
-                await self.bot.door.call(lambda: interaction.response.autocomplete([]), "suggest nothing")
+                await self.door.call(lambda: interaction.response.autocomplete([]), "suggest nothing")
             return
-        await self.bot.door.reply(interaction, RESTARTING)
+        await self.door.reply(interaction, RESTARTING)
 
     def delivered(self, payload: str) -> None:
         """An interaction another process handed to this one: handled as if this process's gateway had sent it."""
@@ -203,7 +200,7 @@ class ClusterRouter:
     async def identify(self, shard: int | None, *, initial: bool) -> None:
         """Wait for the shard's turn to IDENTIFY across every process (Discord: ``max_concurrency`` per 5 s)."""
         if self._max_concurrency is None:
-            _, _, limits = await self.bot.http.get_bot_gateway()
+            _, _, limits = await self._client.http.get_bot_gateway()
             self._max_concurrency = max(1, int(limits["max_concurrency"]))
         if not initial:
             await asyncio.sleep(1.0)  # after a lost session Discord asks for a pause before identifying again
@@ -212,7 +209,7 @@ class ClusterRouter:
 
     async def sync(self, guild: discord.Object | None) -> None:
         """Sync the command tree if this process runs shard 0 and this command set was not synced there yet."""
-        tree = self.bot.tree
+        tree = self._client.tree
         payload = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:32]
         scope = f"guild {guild.id}" if guild is not None else "global"
@@ -229,7 +226,7 @@ class ClusterRouter:
         log.error("%s: the database connection holding my shards dropped; another process may take them now, so "
                   "this one stops (start it again)", self.name)
         self.failed = True
-        await self.bot.close()
+        await self._client.close()
 
     def _spawn(self, work: Coroutine[None, None, None], name: str) -> None:
         task = asyncio.get_running_loop().create_task(work, name=name)

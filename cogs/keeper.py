@@ -19,42 +19,37 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord.ext import commands
 
 from bot.service.display import Display
 from bot.service.errors import TableError
-from bot.service.tables import TableService
+from bot.service.surface import TableCalls
 from bot.service.updates import TablePhase, TableStatus
 
-from .door import THREAD_PERMISSIONS, DiscordFailure, Failure
-from .presenter import Presenter, ShownTable
-
-if TYPE_CHECKING:
-    from .app import CharlestonBot
+from .door import Door
+from .failures import THREAD_PERMISSIONS, DiscordFailure, Failure
+from .show.dms import Dms
+from .show.presenter import Presenter, ShownTable
 
 log = logging.getLogger("charleston.discord")
 FORBIDDEN_SLOWER = 5  # a missing permission is asked about again 5 times less often than a 5xx
 
 
 class Keeper(commands.Cog):
-    """Keeps every table somewhere in Discord (see the module docstring)."""
+    """Keeps every table somewhere in Discord (see the module docstring). The presenter hands it each failed write
+    to a table's thread (:meth:`table_failed`); the keeper acts on the presenter's tables and the players' DMs."""
 
-    def __init__(self, bot: CharlestonBot) -> None:
-        self.bot = bot
+    def __init__(self, service: TableCalls, door: Door, presenter: Presenter, dms: Dms,
+                 managers: Callable[[int], Awaitable[list[int]]]) -> None:
+        self.service = service
+        self.door = door
+        self.presenter = presenter
+        self.dms = dms
+        self._managers = managers  # a guild's recent managers, to tell when the opener can't be told
         self._locks: dict[int, asyncio.Lock] = {}
-
-    @property
-    def service(self) -> TableService:
-        """The bot's table service."""
-        return self.bot.service
-
-    @property
-    def presenter(self) -> Presenter:
-        """The bot's presenter."""
-        return self.bot.presenter
 
     def _shown(self, *, thread: int | None = None, near: int | None = None) -> list[ShownTable]:
         """The tables shown in ``thread``, or in ``near`` or a thread of it."""
@@ -72,7 +67,7 @@ class Keeper(commands.Cog):
         """Tables opened before their parent channel was recorded learn it from the cache (to move if deleted)."""
         for shown in list(self.presenter.tables.values()):
             display = self.presenter.display(shown)
-            thread = self.bot.get_channel(display.thread) if display.thread is not None else None
+            thread = self.door.cached_channel(display.thread) if display.thread is not None else None
             if display.parent is None and isinstance(thread, discord.Thread) and thread.parent_id is not None:
                 await self.presenter.remember(shown, functools.partial(Display.with_parent, parent=thread.parent_id))
 
@@ -133,13 +128,13 @@ class Keeper(commands.Cog):
             return await self._archived(shown, thread)
         if failure.kind is Failure.FORBIDDEN:
             await self._blocked(shown, thread, failure)
-            return self.bot.door.backoff.slower(FORBIDDEN_SLOWER).delay(shown.trouble)
+            return self.door.backoff.slower(FORBIDDEN_SLOWER).delay(shown.trouble)
         return None  # logged by the door (a bug): nothing more to try
 
     async def _archived(self, shown: ShownTable, thread: int) -> float:
         if shown.trouble == 1:
             try:
-                await self.bot.door.set_archived(thread, False, "unarchive the table's thread", table=shown.table_id)
+                await self.door.set_archived(thread, False, "unarchive the table's thread", table=shown.table_id)
                 log.warning("table %s: its thread was archived; unarchived it", shown.table_id)
                 return 0.0
             except DiscordFailure:
@@ -156,17 +151,17 @@ class Keeper(commands.Cog):
         if shown.display.blocked or not self.service.is_open(shown.table_id):
             return
         await self.presenter.remember(shown, lambda d: d.with_blocked(True))
-        view = self.service.view(shown.table_id)
+        table = self.service.view(shown.table_id)
         text = (f"I may no longer post in <#{thread}>, the thread of Mah Jongg table {shown.table_id}: Discord says "
                 f"\"{failure.text or 'Missing Permissions'}\". I need {THREAD_PERMISSIONS} there (a server manager "
                 "can give them back). The game goes on in the players' DMs, and the table message catches up as "
                 "soon as I may post again.")
-        told = await self.bot.door.tell([view.created_by] if view.created_by else [], text,
-                                        "tell the opener about a missing permission", table=shown.table_id)
+        told = await self.door.tell([table.created_by] if table.created_by else [], text,
+                                    "tell the opener about a missing permission", table=shown.table_id)
         if not told:
-            managers = await self.bot.leagues.managers(view.guild_id)
-            await self.bot.door.tell(managers, text, "tell the managers about a missing permission",
-                                     table=shown.table_id)
+            managers = await self._managers(table.guild_id)
+            await self.door.tell(managers, text, "tell the managers about a missing permission",
+                                 table=shown.table_id)
 
     # -- moving and closing ---------------------------------------------------------------------------------------
     async def move(self, shown: ShownTable, dead: int, parent: int | None, why: str = "was deleted") -> None:
@@ -180,7 +175,7 @@ class Keeper(commands.Cog):
                 await self.close(table_id, "its channel was deleted")
                 return
             try:
-                thread = await self.bot.door.create_thread(parent, f"Mah Jongg table {table_id}",
+                thread = await self.door.create_thread(parent, f"Mah Jongg table {table_id}",
                                                            "open a new thread for the table", table=table_id)
             except DiscordFailure as failure:
                 if failure.retry:
@@ -204,17 +199,17 @@ class Keeper(commands.Cog):
         others: list[int] = []
         for player in update.view.people:
             if playing:
-                self.presenter.renew(self.service.seat_update(table_id, player), note)  # a fresh DM, with the note
+                self.dms.renew(self.service.seat_update(table_id, player), note)  # a fresh DM, with the note
             else:
                 others.append(player)
-        await self.bot.door.tell(others, note, "tell a player where the table is now", table=table_id)
+        await self.door.tell(others, note, "tell a player where the table is now", table=table_id)
 
     async def close(self, table_id: int, why: str) -> None:
         """Close a table whose place is gone, and tell its players and its opener what happened."""
         if not self.service.is_open(table_id):
             return
-        view = self.service.view(table_id)
-        abandoned = view.status is TableStatus.PLAYING
+        table = self.service.view(table_id)
+        abandoned = table.status is TableStatus.PLAYING
         try:
             await self.service.close_table(table_id)
         except TableError:
@@ -224,5 +219,5 @@ class Keeper(commands.Cog):
         text = (f"Mah Jongg table {table_id} is closed: {why}."
                 + (" The game in progress was abandoned: no chips changed hands." if abandoned else "")
                 + " Finished games stay in the chip ledger. `/table new` opens a new table.")
-        people = [*view.people, *([view.created_by] if view.created_by else [])]
-        await self.bot.door.tell(people, text, "tell a player the table closed", table=table_id)
+        people = [*table.people, *([table.created_by] if table.created_by else [])]
+        await self.door.tell(people, text, "tell a player the table closed", table=table_id)

@@ -1,4 +1,4 @@
-"""What the bot writes to a message: its text, files and view (:class:`Payload`), and the picture a message
+"""What the bot writes to a message: its text, files and components (:class:`Payload`), and the picture a message
 already shows (:class:`Picture`), so an edit that leaves the picture unchanged uploads nothing."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ class Payload:
 
     content: str
     files: list[discord.File] = field(default_factory=list)
-    view: discord.ui.View | None = None
+    components: discord.ui.View | None = None  # its buttons and selects (a Discord view)
     kept: list[discord.Attachment] = field(default_factory=list)
     picture: bytes = b""  # a digest of the files' bytes: the same picture need not be uploaded again
 

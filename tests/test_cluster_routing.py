@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from cogs import ids
+from cogs.show import ids
 from cogs.cluster import TABLE_COMMANDS, command_of, table_of, user_of
-from cogs.ids import Helper
+from cogs.show.ids import Helper
 
 USER = {"id": "42", "username": "ruth"}
 

@@ -15,7 +15,7 @@ from bot.service.clock import ManualClock
 from bot.service.keys import action_key
 from bot.service.tables import TableService
 from bot.store.db import Database
-from cogs import components
+from cogs.show import components
 
 
 def _ids(view: discord.ui.View | None) -> list[str]:
@@ -37,13 +37,13 @@ async def test_the_1946_late_window_is_offered_until_the_next_discard(tmp_path: 
             update = service.snapshot(table_id)
             if game.state.phase == Phase.PLAY and update.claimable is not None:
                 token, _, discarder = update.claimable
-                table_ids = _ids(components.table_view(update))
+                table_ids = _ids(components.table_components(update))
                 assert f"ch:c:{table_id}:{token}" in table_ids and f"ch:a:{table_id}:{token}:cm" in table_ids
                 assert f"ch:a:{table_id}:{token}:p" not in table_ids  # no pass or wait once the window has closed
                 for seat, player in enumerate(PEOPLE):
                     mine = service.seat_update(table_id, player)
                     if seat not in (discarder, game.state.turn) and mine.choices.calls:
-                        offered = _ids(components.seat_view(mine))
+                        offered = _ids(components.rack_components(mine))
                         assert all(f":{token}:" in cid for cid in offered)
                         await service.act(table_id, player, mine.choices.calls[0].key, token=token)  # accepted
                         seen = True

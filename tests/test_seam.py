@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from bot.engine.actions import Action
 from bot.service import choices, display, errors, hints, keys, leagues, tables, updates
 from bot.service.display import Display, DmShown
-from cogs import controls, ids
+from cogs.press import controls
+from cogs.show import ids
 
 ROOT = Path(__file__).resolve().parent.parent
-COGS = sorted((ROOT / "cogs").glob("*.py"))
+COGS = sorted((ROOT / "cogs").rglob("*.py"))
 # What the cogs hold of the service: its classes, and the values they hand back.
 SEAM = (tables.TableService, leagues.LeagueService, leagues.GuildCards, updates.TableUpdate, updates.SeatUpdate,
         updates.TableView, updates.SeatInfo, updates.TableOptions, display.Display, display.DmShown,

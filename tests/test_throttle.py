@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from cogs.door import CHANNEL_WINDOW, CHANNEL_WRITES, Backoff, DiscordFailure, Door, Failure
-from cogs.throttle import Throttle
+from cogs.door import CHANNEL_WINDOW, CHANNEL_WRITES, Door
+from cogs.failures import Backoff, DiscordFailure, Failure
+from cogs.show.throttle import Throttle
 
 
 class Recorder:

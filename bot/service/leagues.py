@@ -18,7 +18,8 @@ from bot.store import leagues as store
 from bot.store import ledger
 from bot.store.db import Database
 from bot.store.leagues import LeagueRow as LeagueRow  # re-exported: the cogs see the service, never the store
-from bot.store.leagues import PostRow, SeasonRow
+from bot.store.leagues import PostRow
+from bot.store.leagues import SeasonRow as SeasonRow  # re-exported, as LeagueRow
 from bot.store.standings import (
     League,
     check_timezone,

@@ -1,5 +1,5 @@
 """The bookkeeping of the weekly standings posts: which finished weeks are due, and what became of each post. No
-discord here: the poster (:mod:`cogs.poster`) sends the messages and reports back.
+discord here: the poster (:mod:`cogs.show.poster`) sends the messages and reports back.
 
 Each league week is posted once: a week is due when it has ended (in the league's time zone, by the service's
 clock) after the league got its channel, and has no record yet. :meth:`WeeklyPosts.due` claims each post it

@@ -159,7 +159,7 @@ async def _close(double: Double, bot: CharlestonBot, alice: Player, table_id: in
     answer = await (await alice.at(thread).slash("table", "close")).message()
     assert answer.content == f"Table {table_id} is closed."
     await double.wait_for(lambda: table_id not in bot.presenter.tables and thread.archived, 10, "the table closed")
-    await double.wait_for(lambda: all(t != table_id for t, _ in bot.presenter.seats), 10, "its DMs brought to a close")
+    await double.wait_for(lambda: all(t != table_id for t, _ in bot.dms.seats), 10, "its DMs brought to a close")
     assert not bot.service.is_open(table_id)
     buttons = [m for m in thread.live_messages if m.custom_ids]
     assert buttons == [], buttons  # no message with live buttons left in the thread

@@ -12,7 +12,7 @@ from support.game_driver import Driver, Person, greedy, make_bot
 
 from bot.service.clock import ManualClock
 from bot.service.narration import describe
-from cogs import look
+from cogs.show import look
 
 
 async def test_a_person_and_three_computers_with_a_call_race_a_joker_exchange_and_mahjong_by_discard(

@@ -70,7 +70,7 @@ async def test_a_table_whose_channel_is_gone_closes_and_its_players_are_told(
         assert "abandoned: no chips changed hands" in told.content
         await bot.presenter.settle()
         assert table_id not in bot.presenter.tables
-        await discord_double.wait_for(lambda: not any(t == table_id for t, _ in bot.presenter.seats), 5, "DMs done")
+        await discord_double.wait_for(lambda: not any(t == table_id for t, _ in bot.dms.seats), 5, "DMs done")
         (ended,) = await bot.service.db.fetchall("SELECT how, ended_at FROM games WHERE game_id = ?", (game_id,))
         assert tuple(ended) == ("abandoned", None)
         await ledger_is_whole(bot)

@@ -17,7 +17,7 @@ from bot.service.clock import ManualClock
 from bot.service.keys import action_key
 from bot.settings import Settings
 from cogs.app import CharlestonBot
-from cogs.door import Backoff
+from cogs.failures import Backoff
 from support.discord_double import Double, Player
 from support.discord_double.models import Channel, Message
 

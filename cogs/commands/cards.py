@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -14,18 +13,13 @@ from discord.ext import commands
 
 from bot.service.errors import ErrorKind, TableError
 from bot.service.guild_cards import MAX_CARD_BYTES, CardProblems
+from bot.service.surface import LeagueCalls
 from renderers import render_card
 
-from .door import DiscordFailure
-from .league import guild_of, require_manager, the_bot
-from .replies import defer, reply
+from ..door import Door, Interaction
+from ..failures import DiscordFailure
+from .common import CardNames, Choices, guild_of, require_manager
 
-if TYPE_CHECKING:
-    from .app import CharlestonBot
-
-    Interaction = discord.Interaction[CharlestonBot]
-
-Choices = list[app_commands.Choice[str]]
 MESSAGE_LIMIT = 2000
 
 
@@ -43,52 +37,47 @@ def problems_text(error: CardProblems) -> str:
     return "\n".join(lines)
 
 
-async def card_names(interaction: Interaction, typed: str) -> Choices:
-    """Suggestions: shipped cards and this server's imported ones."""
-    names = the_bot(interaction).leagues.cards.names(interaction.guild_id) if interaction.guild_id else []
-    typed = typed.strip().lower()
-    return [app_commands.Choice(name=n, value=n) for n in names if typed in n][:25]
-
-
 @app_commands.guild_only()
-class Cards(commands.GroupCog, group_name="card", group_description="The cards this server plays"):
+class Cards(CardNames, commands.GroupCog, group_name="card", group_description="The cards this server plays"):
     """Looking at cards."""
 
-    def __init__(self, bot: CharlestonBot) -> None:
-        self.bot = bot
+    def __init__(self, leagues: LeagueCalls, door: Door) -> None:
+        self.leagues = leagues
+        self.door = door
         super().__init__()
 
     @app_commands.command(name="list", description="The cards this server can play")
     async def list_(self, interaction: Interaction) -> None:
         """List the cards."""
-        infos = await self.bot.leagues.cards.infos(guild_of(interaction))
+        infos = await self.leagues.cards.infos(guild_of(interaction))
         lines = ["Cards for `/table new card:`"]
         for info in infos:
             marks = [m for m, on in (("imported here", info.imported), ("**default**", info.default)) if on]
             lines.append(f"- `{info.name}`: {discord.utils.escape_markdown(info.title)}, {info.lines} lines, "
                          f"{info.ruleset} rules" + (f" ({', '.join(marks)})" if marks else ""))
-        await reply(interaction, "\n".join(lines)[:MESSAGE_LIMIT])
+        await self.door.reply(interaction, "\n".join(lines)[:MESSAGE_LIMIT])
 
     @app_commands.command(name="show", description="A card's sheet, every line as printed")
     @app_commands.describe(name="the card", section="one section only (easier to read on a phone)")
-    @app_commands.autocomplete(name=card_names)
+    @app_commands.autocomplete(name=CardNames.card_names)
     async def show(self, interaction: Interaction, name: str, section: str | None = None) -> None:
         """Show a card sheet."""
-        card = self.bot.leagues.cards.card(guild_of(interaction), name)
+        card = self.leagues.cards.card(guild_of(interaction), name)
         if section is not None and section.strip().lower() not in [s.lower() for s in card.sections]:
             raise TableError(ErrorKind.BAD_INPUT, f"{card.name} has no section '{section[:40]}'. Its sections: "
                              f"{', '.join(card.sections)}.")
-        await defer(interaction, thinking=True)
+        await self.door.defer(interaction, thinking=True)
         image = await asyncio.to_thread(render_card, card, section=section.strip() if section else None)
         file = discord.File(io.BytesIO(image.png), filename="card.png", description=image.alt)
         shown = f"section {section.strip()} of " if section else ""
-        await reply(interaction, f"{shown}**{discord.utils.escape_markdown(card.name)}** (`{name.strip().lower()}`):"
-                    f" {len(card.lines)} lines, {card.ruleset} rules.", file=file)
+        title = discord.utils.escape_markdown(card.name)
+        await self.door.reply(interaction, f"{shown}**{title}** (`{name.strip().lower()}`): {len(card.lines)} lines, "
+                              f"{card.ruleset} rules.", files=[file])
 
     @show.autocomplete("section")
     async def _sections(self, interaction: Interaction, typed: str) -> Choices:
         try:
-            card = self.bot.leagues.cards.card(interaction.guild_id or 0, interaction.namespace.name or "")
+            card = self.leagues.cards.card(interaction.guild_id or 0, interaction.namespace.name or "")
         except TableError:
             return []
         typed = typed.strip().lower()
@@ -97,12 +86,13 @@ class Cards(commands.GroupCog, group_name="card", group_description="The cards t
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class CardAdmin(commands.GroupCog, group_name="card-admin",
+class CardAdmin(CardNames, commands.GroupCog, group_name="card-admin",
                 group_description="Import this server's own cards (server managers)"):
     """Importing cards, and the server's default card."""
 
-    def __init__(self, bot: CharlestonBot) -> None:
-        self.bot = bot
+    def __init__(self, leagues: LeagueCalls, door: Door) -> None:
+        self.leagues = leagues
+        self.door = door
         super().__init__()
 
     @app_commands.command(name="import", description="Import a card file (TOML, see docs/card-format.md)")
@@ -111,38 +101,33 @@ class CardAdmin(commands.GroupCog, group_name="card-admin",
     async def import_(self, interaction: Interaction, file: discord.Attachment,
                       name: app_commands.Range[str, 1, 32]) -> None:
         """Import a card."""
-        guild_id = await require_manager(self.bot, interaction)
+        guild_id = await require_manager(self.leagues, interaction)
         if file.size > MAX_CARD_BYTES:
             raise TableError(ErrorKind.BAD_INPUT, f"{file.filename[:60]} is {file.size:,} bytes: a card file may have "
                              f"at most {MAX_CARD_BYTES:,} (a printed card takes about 10,000). Nothing was imported.")
-        await defer(interaction, thinking=True)
+        await self.door.defer(interaction, thinking=True)
         try:
-            data = await self.bot.door.call(file.read, "download a card file")
+            data = await self.door.call(file.read, "download a card file")
         except DiscordFailure:
             raise TableError(ErrorKind.BAD_INPUT, "I couldn't download the file from Discord: try again in a moment."
                              ) from None
         try:
-            card = await self.bot.leagues.cards.import_card(guild_id, name, data, file.filename,
-                                                            interaction.user.id, self.bot.leagues.now_iso())
+            card = await self.leagues.cards.import_card(guild_id, name, data, file.filename,
+                                                            interaction.user.id, self.leagues.now_iso())
         except CardProblems as exc:
-            await reply(interaction, problems_text(exc))
+            await self.door.reply(interaction, problems_text(exc))
             return
-        await reply(interaction, f"Imported **{discord.utils.escape_markdown(card.name)}** as `{name.strip().lower()}`"
-                    f": {len(card.lines)} lines, {card.variant_count} variants, {card.ruleset} rules. It belongs to "
-                    "this server: `/table new card:` plays it, `/card-admin default` makes it the default.")
+        title = discord.utils.escape_markdown(card.name)
+        await self.door.reply(interaction, f"Imported **{title}** as `{name.strip().lower()}`: {len(card.lines)} "
+                              f"lines, {card.variant_count} variants, {card.ruleset} rules. It belongs to this server: "
+                              "`/table new card:` plays it, `/card-admin default` makes it the default.")
 
     @app_commands.command(name="default", description="The card /table new uses when none is named")
     @app_commands.describe(name="the card")
-    @app_commands.autocomplete(name=card_names)
+    @app_commands.autocomplete(name=CardNames.card_names)
     async def default(self, interaction: Interaction, name: str) -> None:
         """Set the default card."""
-        guild_id = await require_manager(self.bot, interaction)
-        card = await self.bot.leagues.cards.set_default(guild_id, name, self.bot.leagues.now_iso())
-        await reply(interaction, f"New tables here now play **{discord.utils.escape_markdown(card.name)}** "
-                    f"(`{name.strip().lower()}`) unless `/table new card:` names another.")
-
-
-async def setup(bot: CharlestonBot) -> None:
-    """Load the cogs."""
-    await bot.add_cog(Cards(bot))
-    await bot.add_cog(CardAdmin(bot))
+        guild_id = await require_manager(self.leagues, interaction)
+        card = await self.leagues.cards.set_default(guild_id, name, self.leagues.now_iso())
+        await self.door.reply(interaction, f"New tables here now play **{discord.utils.escape_markdown(card.name)}** "
+                              f"(`{name.strip().lower()}`) unless `/table new card:` names another.")

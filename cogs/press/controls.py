@@ -2,7 +2,8 @@
 
 A move made from a player's own message (their DM, or the private "My rack" answer) updates that message in
 place; a move made from the table message is confirmed privately. Every error is answered by
-:func:`cogs.replies.report_error`: the player reads what was wrong, never a traceback.
+:func:`cogs.press.replies.report_error`: the player reads what was wrong, never a traceback. A slash command that
+does what a button does (``/rack``, ``/hint``, ``/back``, ``/table join|leave``) calls the same handler here.
 
 A press Discord could not acknowledge in time (10062: the player saw "This interaction failed") still counts:
 the press reached the bot and its decision is checked like any other, so the move is made if it is still open;
@@ -12,45 +13,37 @@ the player's DM is then sent afresh with a line saying what became of it (docs/a
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine.state import Phase
 from bot.service.decisions import gone_message
 from bot.service.errors import ErrorKind, NeedsConfirmation, TableError
-from bot.service.tables import TableService
-from bot.service.updates import SeatUpdate
+from bot.service.surface import TableCalls
+from bot.service.updates import SeatUpdate, TablePhase
 
-from . import components as c
-from . import look
-from .door import Door
-from .ids import Helper
-from .payload import Payload
+from ..door import Door, Interaction
+from ..payload import Payload
+from ..show import components as c
+from ..show import look
+from ..show.dms import Dms
+from ..show.drawing import Drawing
+from ..show.ids import Helper
+from ..show.presenter import Presenter
 from .replies import report_error
 
-if TYPE_CHECKING:
-    from .app import CharlestonBot
-
-    Interaction = discord.Interaction[CharlestonBot]
-    Handler = Callable[["Controls", Interaction, int], Awaitable[None]]
+Handler = Callable[["Controls", Interaction, int], Awaitable[None]]
 
 
 class Controls:
-    """The handlers behind every component."""
+    """The handlers behind every component (:class:`cogs.show.components.Handlers`), and behind the slash commands
+    that do what a button does."""
 
-    def __init__(self, bot: CharlestonBot) -> None:
-        self.bot = bot
-
-    @property
-    def service(self) -> TableService:
-        """The bot's table service."""
-        return self.bot.service
-
-    @property
-    def door(self) -> Door:
-        """The bot's door to Discord."""
-        return self.bot.door
+    def __init__(self, service: TableCalls, door: Door, presenter: Presenter, dms: Dms, drawing: Drawing) -> None:
+        self.service = service
+        self.door = door
+        self.presenter = presenter
+        self.dms = dms
+        self.drawing = drawing
 
     async def act(self, interaction: Interaction, table: int, token: str, key: str, *, confirm: bool = False) -> None:
         """Make a move for the presser (``confirm``: one she was asked about and chose anyway)."""
@@ -65,7 +58,7 @@ class Controls:
                                            f"{asked.message}")
                     return
                 await self.door.reply(interaction, f"**{asked.message}**",
-                                      view=c.confirm_view(table, token, key, asked.anyway, asked.instead))
+                                      components=c.confirm_components(table, token, key, asked.anyway, asked.instead))
                 return
             except TableError as refused:
                 if not answered:
@@ -78,7 +71,7 @@ class Controls:
                 return
             await self.answer_move(interaction, mine)
         except Exception as exc:
-            await report_error(interaction, exc)
+            await report_error(self.door, interaction, exc)
 
     async def _tell_truth(self, table: int, player: int, note: str, mine: SeatUpdate | None = None) -> None:
         """After a press Discord said failed: the player's DM, sent afresh, says what became of it."""
@@ -86,7 +79,7 @@ class Controls:
             now = mine or self.service.seat_update(table, player)
         except TableError:
             return  # no longer seated, or the table closed: nothing of hers to show
-        self.bot.presenter.renew(now, note)
+        self.dms.renew(now, note)
 
     async def answer_move(self, interaction: Interaction, mine: SeatUpdate) -> None:
         """Show the mover the result, through her press wherever it changes what she sees (an interaction's
@@ -97,14 +90,14 @@ class Controls:
             await self.door.reply(interaction, look.confirmation(mine))
         elif message.flags.ephemeral:  # a private answer: My rack, a joker offer, a question
             if any(a.filename == "rack.png" for a in message.attachments):
-                notes = self.bot.presenter.dms.notes(mine.table.table_id, mine.seat)
-                await self.door.edit_response(interaction, await look.seat_payload(mine, notes, self.bot.drawing))
+                notes = self.dms.notes(mine.table.table_id, mine.seat)
+                await self.door.edit_response(interaction, await look.seat_payload(mine, notes, self.drawing))
             else:
                 await self.door.edit_response(interaction, Payload(look.confirmation(mine)))
         elif interaction.guild_id is None:  # her DM: the DM is the presenter's to keep
-            self.bot.presenter.dms.pressed(mine, interaction)
+            self.dms.pressed(mine, interaction)
         else:  # the table message: brought up to date through the press
-            self.bot.presenter.pressed(mine.table, interaction)
+            self.presenter.pressed(mine.table, interaction)
 
     async def pick(self, interaction: Interaction, table: int, token: str, mode: str, values: list[str]) -> None:
         """Pass (or offer) the tiles picked in a select."""
@@ -116,7 +109,7 @@ class Controls:
             blind = 3 - len(values) if mode == "b" else 0
             key = pick.key_for(values, blind)
         except Exception as exc:
-            await report_error(interaction, exc)
+            await report_error(self.door, interaction, exc)
             return
         await self.act(interaction, table, token, key)
 
@@ -130,9 +123,9 @@ class Controls:
             if not choices.calls and choices.call_mahjong is None:
                 raise TableError(ErrorKind.ILLEGAL, "You can't call this tile: an exposure needs the matching tiles "
                                  "(or jokers) in your rack, and the group must fit a line of the card.")
-            await self.door.reply(interaction, "Call it as:", view=c.call_options_view(table, token, choices))
+            await self.door.reply(interaction, "Call it as:", components=c.call_components(table, token, choices))
         except Exception as exc:
-            await report_error(interaction, exc)
+            await report_error(self.door, interaction, exc)
 
     async def unknown(self, interaction: Interaction) -> None:
         """A press of a component that is none of the bot's (an older version's, or mangled)."""
@@ -140,20 +133,20 @@ class Controls:
             await self.door.reply(interaction, "That button no longer works. Use the newest table message in the "
                                   "table's thread, or `/rack` for your tiles.")
         except Exception as exc:
-            await report_error(interaction, exc)
+            await report_error(self.door, interaction, exc)
 
     async def helper(self, interaction: Interaction, table: int, helper: Helper) -> None:
         """A lobby button, or one of the private helpers."""
         try:
             await HANDLERS[helper](self, interaction, table)
         except Exception as exc:
-            await report_error(interaction, exc)
+            await report_error(self.door, interaction, exc)
 
-    async def join(self, interaction: Interaction, table: int) -> None:
-        """Take a seat."""
-        update = await self.service.join(table, interaction.user.id, interaction.user.display_name)
-        seat = update.view.seat_of(interaction.user.id)
-        await self.door.reply(interaction, f"You're in seat {seat}. Your rack comes by DM when the game starts (if "
+    async def join(self, interaction: Interaction, table: int, seat: int | None = None) -> None:
+        """Take a seat (``seat``: that one, else the first free one)."""
+        update = await self.service.join(table, interaction.user.id, interaction.user.display_name, seat)
+        taken = update.view.seat_of(interaction.user.id)
+        await self.door.reply(interaction, f"You're in seat {taken}. Your rack comes by DM when the game starts (if "
                               "your DMs are closed, press **My rack** under the table).")
 
     async def computer(self, interaction: Interaction, table: int) -> None:
@@ -170,7 +163,7 @@ class Controls:
     async def leave(self, interaction: Interaction, table: int) -> None:
         """Leave the table (mid-game a computer plays on)."""
         update = await self.service.leave(table, interaction.user.id)
-        if update.view.game is not None and update.view.game.phase != Phase.FINISHED:
+        if update.phase not in (TablePhase.LOBBY, TablePhase.FINISHED):
             await self.door.reply(interaction, "A computer plays the rest of this game for you; /back takes your "
                                   "seat again.")
         else:
@@ -178,10 +171,21 @@ class Controls:
 
     async def rack(self, interaction: Interaction, table: int) -> None:
         """The presser's rack, privately."""
+        await self._rack_here(interaction, self.service.seat_update(table, interaction.user.id))
+
+    async def rack_by_dm(self, interaction: Interaction, table: int) -> None:
+        """The caller's rack as a new DM (``/rack``), or privately here when her DMs are closed."""
         mine = self.service.seat_update(table, interaction.user.id)
-        notes = self.bot.presenter.dms.notes(table, mine.seat)  # what she was told lately: passes received
-        payload = await look.seat_payload(mine, notes, self.bot.drawing)
-        await self.door.reply(interaction, payload.content, files=payload.files, view=payload.view)
+        await self.door.defer(interaction)  # a DM waits its turn behind the others (at most 5 in 5 s)
+        if await self.dms.resend(mine):
+            await self.door.reply(interaction, "Your rack is in your DMs.")
+            return
+        await self._rack_here(interaction, mine)
+
+    async def _rack_here(self, interaction: Interaction, mine: SeatUpdate) -> None:
+        notes = self.dms.notes(mine.table.table_id, mine.seat)  # what she was told lately: passes received
+        payload = await look.seat_payload(mine, notes, self.drawing)
+        await self.door.reply(interaction, payload.content, files=payload.files, components=payload.components)
 
     async def hint(self, interaction: Interaction, table: int) -> None:
         """The presser's closest lines, privately."""
@@ -194,7 +198,7 @@ class Controls:
             raise TableError(ErrorKind.ILLEGAL, "No joker can be exchanged now: it must be your turn, after your "
                              "draw, with the tile a joker stands for.")
         await self.door.reply(interaction, "Exchange which joker?",
-                              view=c.choice_buttons(table, mine.table.token, mine.choices.exchanges))
+                              components=c.choice_buttons(table, mine.table.token, mine.choices.exchanges))
 
     async def blanks(self, interaction: Interaction, table: int) -> None:
         """The discards the presser may swap a blank for now."""
@@ -202,7 +206,7 @@ class Controls:
         if not mine.choices.blank_swaps or mine.table.token is None:
             raise TableError(ErrorKind.ILLEGAL, "No blank can be swapped now.")
         await self.door.reply(interaction, "Swap your blank for which discard?",
-                              view=c.choice_selects(table, mine.table.token, mine.choices.blank_swaps))
+                              components=c.choice_selects(table, mine.table.token, mine.choices.blank_swaps))
 
     async def back(self, interaction: Interaction, table: int) -> None:
         """Take the seat back from the computer."""
@@ -210,7 +214,7 @@ class Controls:
         await self.door.reply(interaction, "Welcome back: your seat is yours again.")
 
 
-# One handler per helper button (cogs.ids.HELPERS has their looks); checked complete when the module loads.
+# One handler per helper button (cogs.show.ids.HELPERS has their looks); checked complete when the module loads.
 HANDLERS: dict[Helper, Handler] = {
     Helper.JOIN: Controls.join, Helper.COMPUTER: Controls.computer, Helper.START: Controls.start,
     Helper.LEAVE: Controls.leave, Helper.RACK: Controls.rack, Helper.HINT: Controls.hint,

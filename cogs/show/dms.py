@@ -1,7 +1,7 @@
 """Each person's DM at a table: her rack, what she may do now and its buttons, kept up to date.
 
-The DM is edited in place while the same decision is open, and sent as a new message (the old one deleted) when
-a new decision awaits her or a Mah Jongg is hers to claim, so that her phone tells her. Discord's request budget
+What to do with her DM at each change (edit it, send it anew, tell her in the thread, or nothing) is decided by
+:func:`cogs.show.dm_plan.plan_dm`; this module carries the decision out. Discord's request budget
 is spent with care (docs/architecture.md, *Spending Discord's budget*): a press in her DM is answered by editing
 that message through the press itself, and while the press's token lives (15 minutes) her next DMs are its
 follow-ups, edited and deleted through it too; all of that is exempt from the bot's global limit. Only a DM with
@@ -16,23 +16,22 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
 
 import discord
 
 from bot.service.display import DmShown
 from bot.service.errors import TableError
-from bot.service.tables import TableService
+from bot.service.surface import TableCalls
 from bot.service.updates import SeatUpdate, TablePhase
 
+from ..door import Door, Hook, Interaction
+from ..failures import DiscordFailure, Failure
+from ..payload import Payload, Picture
 from . import look
-from .door import DiscordFailure, Failure, Hook
-from .payload import Payload, Picture
+from .dm_plan import DmFacts, Step, plan_dm
+from .drawing import Drawing
 from .throttle import Throttle
-
-if TYPE_CHECKING:
-    from .app import CharlestonBot
 
 log = logging.getLogger("charleston.discord")
 UNREACHABLE_AFTER = 3  # DM failures in a row before the table message says the player can't be reached
@@ -62,31 +61,34 @@ class ShownSeat:
 
 def fingerprint(update: SeatUpdate) -> tuple[object, ...]:
     """What a player's message depends on: when it is unchanged, the message needs no edit."""
-    view = update.view
+    rack = update.view
     table = update.table
     acting = look.actionable(update)
-    return (table.view.game.game_no if table.view.game else None, table.phase is TablePhase.FINISHED, acting,
-            (table.token, table.claimable) if acting else None, view.rack if view else None,
-            view.drawn if view else None,
-            view.exposures if view else None, tuple(update.choices.keys()) if acting else (),
+    return (_game_no(update), table.phase is TablePhase.FINISHED, acting,
+            (table.token, table.claimable) if acting else None, rack.rack if rack else None,
+            rack.drawn if rack else None,
+            rack.exposures if rack else None, tuple(update.choices.keys()) if acting else (),
             table.view.seats[update.seat].away, table.deadline if acting else None, table.view.status,
             table.view.display.thread)
+
+
+def _game_no(update: SeatUpdate) -> int | None:
+    game = update.table.view.game
+    return game.game_no if game is not None else None
 
 
 class Dms:
     """Every person's DM at every table."""
 
-    def __init__(self, bot: CharlestonBot, interval: float, table_changed: Callable[[int], None]) -> None:
-        self.bot = bot
+    def __init__(self, service: TableCalls, door: Door, drawing: Drawing, on_trouble: Callable[[int], None], *,
+                 interval: float = 1.0) -> None:
+        self.service = service
+        self.door = door
+        self.drawing = drawing
         self.interval = interval
         self.seats: dict[tuple[int, int], ShownSeat] = {}
-        self._table_changed = table_changed  # the table message shows who can't be reached
+        self._table_changed = on_trouble  # the table message shows who can't be reached, and who is again
         self.timings: list[float] | None = None  # seconds from a DM falling due to Discord having it (benchmarks)
-
-    @property
-    def service(self) -> TableService:
-        """The bot's table service."""
-        return self.bot.service
 
     def throttles(self) -> list[Throttle]:
         """Every DM's throttle."""
@@ -115,7 +117,7 @@ class Dms:
         shown = self.seats.get(key)
         if shown is None:
             shown = self.seats[key] = ShownSeat(latest=update)
-            shown.throttle = Throttle(lambda: self._flush(key, shown), self.interval, self.bot.door.backoff)
+            shown.throttle = Throttle(lambda: self._flush(key, shown), self.interval, self.door.backoff)
         return shown
 
     def renew(self, update: SeatUpdate, note: str | None = None) -> ShownSeat:
@@ -129,14 +131,22 @@ class Dms:
         shown.throttle.poke(now=True)
         return shown
 
-    def saw(self, table_id: int, seat: int, interaction: discord.Interaction[CharlestonBot]) -> None:
+    async def resend(self, update: SeatUpdate) -> bool:
+        """Send a player's message again as a new DM now (``/rack``); False when her DMs are closed."""
+        shown = self.renew(update)
+        assert shown.throttle is not None
+        await shown.throttle.settle()
+        table_id = update.table.table_id
+        return not self.service.is_open(table_id) or update.seat not in self.service.display(table_id).dms_closed
+
+    def saw(self, table_id: int, seat: int, interaction: Interaction) -> None:
         """Her latest interaction in the table's thread: while her DMs are closed, what a DM would show her comes
         as a private follow-up of it there (only she sees it), so she is told when a discard is hers to call."""
         shown = self.seats.get((table_id, seat))
         if shown is not None:
             shown.thread_hook = Hook.of(interaction)
 
-    def pressed(self, update: SeatUpdate, interaction: discord.Interaction[CharlestonBot]) -> None:
+    def pressed(self, update: SeatUpdate, interaction: Interaction) -> None:
         """She just moved with a button of her DM (the press deferred): show her the result through the press."""
         shown = self._seat(update)
         hook = Hook.of(interaction)
@@ -166,71 +176,86 @@ class Dms:
             self.seats.pop(key, None)  # its last edit is made: nothing of the table is kept
         return None
 
-    async def _write(self, key: tuple[int, int], shown: ShownSeat, update: SeatUpdate) -> None:
-        started = time.perf_counter()
-        print_ = fingerprint(update)
-        if print_ == shown.shown and shown.renewals == shown.renewed and shown.press is None:
-            return
+    def _facts(self, key: tuple[int, int], shown: ShownSeat, update: SeatUpdate) -> tuple[DmFacts, Hook | None]:
+        """The facts the plan is made from, and her live interaction in the table's thread (if her DMs are
+        closed). After a restart the standing DM, and the decision it was sent for, come from the display record."""
         table_id, seat = key
-        assert update.player_id is not None
         closed = update.table.view.closed
         display = self.service.display(table_id) if self.service.is_open(table_id) else update.table.view.display
-        game = update.table.view.game.game_no if update.table.view.game else None
-        private = seat in display.dms_closed and not closed  # her DMs are closed: told in the thread, privately
-        thread = shown.thread_hook if private and shown.thread_hook is not None and shown.thread_hook.live else None
-        if private and thread is None:
-            if shown.tried == game and shown.renewals == shown.renewed:
-                shown.shown = print_  # tried once this game; My rack shows her the same
-                return
-            shown.tried = game
-        where = shown.where
-        if where is None:  # after a restart: the standing DM, and the decision it was sent for
-            where = shown.where = display.dms.get(seat)
-            shown.notified = where.token if where is not None else None
+        if shown.where is None:
+            shown.where = display.dms.get(seat)
+            shown.notified = shown.where.token if shown.where is not None else None
+        dms_closed = seat in display.dms_closed and not closed
+        thread = shown.thread_hook if dms_closed and shown.thread_hook is not None and shown.thread_hook.live \
+            else None
         win = update.win_chance
-        fresh = not closed and (
-            shown.renewals > shown.renewed or (win is not None and win != shown.told_win)
-            or (update.awaited and look.actionable(update) and update.table.token != shown.notified
-                and (update.table.phase is not TablePhase.CALL_WINDOW or thread is not None)))
+        facts = DmFacts(
+            unchanged=fingerprint(update) == shown.shown and shown.renewals == shown.renewed and shown.press is None,
+            table_closed=closed, dms_closed=dms_closed, thread_hook=thread is not None,
+            tried_this_game=shown.tried == _game_no(update), renewal_due=shown.renewals > shown.renewed,
+            standing=shown.where is not None, new_win=win is not None and win != shown.told_win,
+            new_decision=update.awaited and look.actionable(update) and update.table.token != shown.notified,
+            call_window=update.table.phase is TablePhase.CALL_WINDOW)
+        return facts, thread
+
+    async def _write(self, key: tuple[int, int], shown: ShownSeat, update: SeatUpdate) -> None:
+        """Carry out the plan for her DM (:func:`cogs.show.dm_plan.plan_dm`)."""
+        started = time.perf_counter()
+        facts, thread = self._facts(key, shown, update)
+        plan = plan_dm(facts)
+        if plan.try_closed:
+            shown.tried = _game_no(update)
+        if plan.mark_shown:
+            shown.shown = fingerprint(update)
         renewals, notes = shown.renewals, list(shown.notes)  # notes and renewals coming meanwhile wait their turn
-        if where is not None and not fresh:
+        if plan.step is Step.EDIT and shown.where is not None:
             try:
-                await self._edit(shown, where, await self._payload(shown, update, notes, where.message), table_id)
-                shown.shown, shown.renewed = print_, renewals
+                await self._edit(shown, shown.where, await self._payload(shown, update, notes, shown.where.message),
+                                 key[0])
+                shown.shown, shown.renewed = fingerprint(update), renewals
                 self._timed(started)
                 return
             except DiscordFailure as failure:
                 if failure.kind is not Failure.MESSAGE_GONE:
                     raise
-                where = shown.where = None  # the player deleted it: send it again
-        if closed:
-            return  # no DM to bring to a close
-        old_route = self._route(shown, where.message) if where is not None else None
+            shown.where = None  # she deleted it: send it again
+            plan = plan_dm(replace(facts, standing=False))
+        if plan.step in (Step.SEND, Step.TELL_IN_THREAD):
+            await self._send_new(key, shown, update, notes, renewals, started, reopens=plan.try_closed,
+                                 thread=thread if plan.step is Step.TELL_IN_THREAD else None)
+
+    async def _send_new(self, key: tuple[int, int], shown: ShownSeat, update: SeatUpdate, notes: list[str],
+                        renewals: int, started: float, *, reopens: bool, thread: Hook | None) -> None:
+        """A new message for her (the standing one deleted once it is sent), and what it was sent for recorded
+        (``reopens``: her DMs were known closed, so a DM that arrives says they are open again)."""
+        table_id, seat = key
+        old = shown.where
+        old_route = self._route(shown, old.message) if old is not None else None
         payload = await self._payload(shown, update, notes, None)
-        sent = await self._send(shown, update, payload, where, thread)
+        sent = await self._send(shown, update, payload, old, thread)
         shown.picture = Picture.of(sent, payload) if sent is not None else None
         self._timed(started)
-        shown.shown, shown.renewed = print_, renewals
+        shown.shown, shown.renewed = fingerprint(update), renewals
         if sent is None:
             await self._dms_closed(table_id, seat, True)
             return
-        if private and thread is None:
+        if reopens:
             await self._dms_closed(table_id, seat, False)  # open again
         if update.awaited and look.actionable(update):
             shown.notified = update.table.token
-        if win is not None:
-            shown.told_win = win
+        if update.win_chance is not None:
+            shown.told_win = update.win_chance
         for note in notes:  # shown now: the next new message starts without them
             with contextlib.suppress(ValueError):
                 shown.notes.remove(note)
         shown.where = DmShown(sent.channel.id, sent.id, shown.notified)
         await self._remember(table_id, seat, shown.where)
-        if where is not None:
-            await self._delete(old_route, where, table_id)
+        if old is not None:
+            await self._delete(old_route, old, table_id)
 
     async def _payload(self, shown: ShownSeat, update: SeatUpdate, notes: list[str], message: int | None) -> Payload:
         """The DM's payload; for an edit, the rack picture already on the message is kept if it did not change."""
-        payload = await look.seat_payload(update, notes, self.bot.drawing)
+        payload = await look.seat_payload(update, notes, self.drawing)
         return payload.keep(shown.picture, message) if message is not None else payload
 
     def _route(self, shown: ShownSeat, message_id: int) -> Hook | None:
@@ -248,13 +273,13 @@ class Dms:
         shown.press = None
         if route is not None:
             try:
-                message = await self.bot.door.edit_hook(route, where.message, payload, "edit a DM", table=table)
+                message = await self.door.edit_hook(route, where.message, payload, "edit a DM", table=table)
                 shown.picture = Picture.of(message, payload)
                 return
             except DiscordFailure as failure:
                 if failure.kind is not Failure.EXPIRED:
                     raise
-        message = await self.bot.door.edit(where.channel, where.message, payload, "edit a DM", table=table)
+        message = await self.door.edit(where.channel, where.message, payload, "edit a DM", table=table)
         shown.picture = Picture.of(message, payload)
 
     async def _send(self, shown: ShownSeat, update: SeatUpdate, payload: Payload, where: DmShown | None,
@@ -267,7 +292,7 @@ class Dms:
         table_id = update.table.table_id
         if hook is not None and hook.live:
             try:
-                sent: discord.Message = await self.bot.door.send_hook(hook, payload, "send a DM", table=table_id,
+                sent: discord.Message = await self.door.send_hook(hook, payload, "send a DM", table=table_id,
                                                                       ephemeral=thread is not None)
                 shown.made_by = hook
                 return sent
@@ -281,7 +306,7 @@ class Dms:
                 for file in payload.files:
                     file.reset()
         assert update.player_id is not None
-        dm = await self.bot.door.send_dm(update.player_id, payload, "send a DM",
+        dm = await self.door.send_dm(update.player_id, payload, "send a DM",
                                          channel_id=where.channel if where else None, table=table_id)
         shown.made_by = None
         return dm
@@ -289,14 +314,14 @@ class Dms:
     async def _delete(self, route: Hook | None, where: DmShown, table: int) -> None:
         if route is not None:
             try:
-                await self.bot.door.delete_hook(route, where.message, "delete the old DM", table=table)
+                await self.door.delete_hook(route, where.message, "delete the old DM", table=table)
                 return
             except DiscordFailure as failure:
                 if failure.kind is Failure.MESSAGE_GONE:
                     return
                 if failure.kind is not Failure.EXPIRED:
                     return  # logged; an old DM left behind shows a stale button, which is answered
-        await self.bot.door.delete(where.channel, where.message, "delete the old DM", table=table)
+        await self.door.delete(where.channel, where.message, "delete the old DM", table=table)
 
     async def _remember(self, table_id: int, seat: int, dm: DmShown) -> None:
         with contextlib.suppress(TableError):  # closed meanwhile

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -20,12 +19,10 @@ from bot.service.leagues import WeekStandings
 from bot.service.weekly import PostJob, WeeklyPosts
 from bot.service.weeks import week_name
 
-from .door import DiscordFailure, Failure
+from ..door import Door
+from ..failures import DiscordFailure, Failure
+from ..payload import Payload
 from .league_look import week_headline, week_message
-from .payload import Payload
-
-if TYPE_CHECKING:
-    from .app import CharlestonBot
 
 log = logging.getLogger("charleston.discord")
 
@@ -48,8 +45,8 @@ def describe(failure: DiscordFailure, channel_id: int) -> str:
 class WeeklyPoster:
     """Posts due weekly standings, one at a time, for every league of every guild."""
 
-    def __init__(self, bot: CharlestonBot, posts: WeeklyPosts, check_seconds: float = 300) -> None:
-        self.bot = bot
+    def __init__(self, door: Door, posts: WeeklyPosts, check_seconds: float = 300) -> None:
+        self.door = door
         self.posts = posts
         self.check_seconds = check_seconds
         self.started = 0  # passes begun, and
@@ -105,7 +102,9 @@ class WeeklyPoster:
         assert channel_id is not None
         week = WeekStandings(job.league, job.week, job.start, job.end, job.rows)
         if job.interrupted:
-            found = await self._already_sent(channel_id, job.league.guild_id, week_headline(week))
+            found = await self.door.find_own_post(channel_id, job.league.guild_id, week_headline(week),
+                                                  "look for a standings post a crash interrupted",
+                                                  lookback=HISTORY_LOOKBACK)
             if found is not None:
                 await self.posts.posted(job, channel_id, found.id)
                 log.info("weekly post of league %s week %s was sent before a crash: found it", job.league.league_id,
@@ -114,7 +113,7 @@ class WeeklyPoster:
         await self.posts.claim(job)
         shown = await week_message(week)
         try:
-            message = await self.bot.door.send(channel_id, Payload(shown.content, [shown.file()]),
+            message = await self.door.send(channel_id, Payload(shown.content, [shown.file()]),
                                                f"post the standings of league {job.league.league_id} week {job.week}",
                                                mentions=discord.AllowedMentions.none())
         except DiscordFailure as failure:
@@ -129,20 +128,6 @@ class WeeklyPoster:
         log.info("posted the standings of league %s week %s", job.league.league_id, job.week)
         return 1
 
-    async def _already_sent(self, channel_id: int, guild_id: int, headline: str) -> discord.Message | None:
-        me = self.bot.user
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
-
-        async def find() -> discord.Message | None:
-            async for message in channel.history(limit=HISTORY_LOOKBACK):
-                if me is not None and message.author.id == me.id and message.content.startswith(headline):
-                    return message
-            return None
-        try:
-            return await self.bot.door.call(find, "look for a standings post a crash interrupted")
-        except DiscordFailure:
-            return None  # the channel can't be read: sending will fail (and be reported) or succeed
-
     async def _tell_managers(self, job: PostJob, reason: str, next_try: str | None) -> None:
         """DM the league's creator and the guild's recent managers (the bot sees no member list)."""
         managers = await self.posts.managers(job)
@@ -153,4 +138,4 @@ class WeeklyPoster:
         text = (f"The weekly standings of **{job.league.name}** for the {week} could not be posted: {reason}."
                 f"{when or ' I will try again'} when a manager sets a channel with `/league-admin channel`. "
                 "`/league info` shows what is waiting.")
-        await self.bot.door.tell(managers, text, f"tell a manager about league {job.league.league_id} week {job.week}")
+        await self.door.tell(managers, text, f"tell a manager about league {job.league.league_id} week {job.week}")

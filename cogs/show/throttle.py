@@ -2,7 +2,7 @@
 
 A :class:`Throttle` runs its ``flush`` soon after :meth:`Throttle.poke`: at once when idle, else when the interval
 is up; pokes meanwhile fold into that one run, which shows the latest state. A flush that Discord fails for a
-while (a ``TRANSIENT`` :class:`~cogs.door.DiscordFailure`: 5xx, a timeout, a connection error) runs again after the
+while (a ``TRANSIENT`` :class:`~cogs.failures.DiscordFailure`: 5xx, a timeout, a connection error) runs again after the
 door's backoff, 1 s doubling to a minute, as often as it takes: what it shows then is the newest state, never a
 stale copy. A flush may also ask to run again after a delay of its own (a missing permission is asked about
 again every few minutes, unless :meth:`Throttle.poke` with ``now`` says it is worth trying at once).
@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from .door import Backoff, DiscordFailure
+from ..failures import Backoff, DiscordFailure
 
 log = logging.getLogger("charleston.discord")
 

@@ -1,11 +1,9 @@
 """Every move by command (``/play ...``), with suggestions from the player's legal moves, for keyboards, screen
-readers and players who prefer typing; and ``/rack``, ``/hint``, ``/back``."""
+readers and players who prefer typing. A move by command is answered as a button's is
+(:meth:`cogs.press.controls.Controls.answer_move`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -15,18 +13,13 @@ from bot.engine.notation import parse_tiles
 from bot.engine.tiles import SORT_KEY, code, name
 from bot.service import keys
 from bot.service.errors import ErrorKind, TableError
+from bot.service.surface import TableCalls
 from bot.service.updates import SeatUpdate
 
-from . import look
-from .replies import defer, reply
-from .tables import table_for
-
-if TYPE_CHECKING:
-    from .app import CharlestonBot
-
-    Interaction = discord.Interaction[CharlestonBot]
-
-Choices = list[app_commands.Choice[str]]
+from ..door import Door, Interaction
+from ..press.controls import Controls
+from ..show import look
+from .common import Choices, table_for
 
 
 def _tiles(text: str) -> list[int]:
@@ -45,19 +38,21 @@ def _exchanges(mine: SeatUpdate) -> list[tuple[str, ExchangeJoker]]:
 class Play(commands.GroupCog, group_name="play", group_description="Make a move by command"):
     """Moves by command."""
 
-    def __init__(self, bot: CharlestonBot) -> None:
-        self.bot = bot
+    def __init__(self, service: TableCalls, door: Door, controls: Controls) -> None:
+        self.service = service
+        self.door = door
+        self.controls = controls
         super().__init__()
 
     def _mine(self, interaction: Interaction) -> tuple[int, SeatUpdate]:
-        table = table_for(self.bot, interaction)
-        return table, self.bot.service.seat_update(table, interaction.user.id)
+        table = table_for(self.service, interaction)
+        return table, self.service.seat_update(table, interaction.user.id)
 
     async def _move(self, interaction: Interaction, key: str) -> None:
-        table = table_for(self.bot, interaction)
-        await defer(interaction, thinking=True)  # the table may be busy: answer Discord first
-        mine = await self.bot.service.act(table, interaction.user.id, key)
-        await self.bot.controls.answer_move(interaction, mine)
+        table = table_for(self.service, interaction)
+        await self.door.defer(interaction, thinking=True)  # the table may be busy: answer Discord first
+        mine = await self.service.act(table, interaction.user.id, key)
+        await self.controls.answer_move(interaction, mine)
 
     def _suggest(self, interaction: Interaction, typed: str, options: list[tuple[str, str]]) -> Choices:
         """Up to 25 (label, value) options matching what was typed; none (not an error) when not seated."""
@@ -219,41 +214,3 @@ class Play(commands.GroupCog, group_name="play", group_description="Make a move 
         mine = self._choices_or_none(interaction)
         swaps = [c for _, group in mine.choices.blank_swaps for c in group] if mine else []
         return self._suggest(interaction, typed, [(c.label, c.key) for c in swaps])
-
-
-class Seat(commands.Cog):
-    """A player's own view: /rack, /hint, /back."""
-
-    def __init__(self, bot: CharlestonBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="rack", description="My rack again, by DM (or here, just for me, if DMs are closed)")
-    async def rack(self, interaction: Interaction) -> None:
-        """Send the rack again."""
-        table = table_for(self.bot, interaction)
-        mine = self.bot.service.seat_update(table, interaction.user.id)
-        await defer(interaction)  # a DM waits its turn behind the others (at most 5 in 5 s)
-        if await self.bot.presenter.resend(mine):
-            await reply(interaction, "Your rack is in your DMs.")
-            return
-        notes = self.bot.presenter.dms.notes(table, mine.seat)
-        payload = await look.seat_payload(mine, notes, self.bot.drawing)
-        await reply(interaction, payload.content, files=payload.files, view=payload.view)
-
-    @app_commands.command(name="hint", description="My closest card lines: what they need and what's left")
-    async def hint(self, interaction: Interaction) -> None:
-        """Hint."""
-        table = table_for(self.bot, interaction)
-        await reply(interaction, look.hint_text(self.bot.service.hint(table, interaction.user.id)))
-
-    @app_commands.command(name="back", description="Take my seat back from the computer playing for me")
-    async def back(self, interaction: Interaction) -> None:
-        """Come back."""
-        await self.bot.service.come_back(table_for(self.bot, interaction), interaction.user.id)
-        await reply(interaction, "Welcome back: your seat is yours again.")
-
-
-async def setup(bot: CharlestonBot) -> None:
-    """Load the cogs."""
-    await bot.add_cog(Play(bot))
-    await bot.add_cog(Seat(bot))

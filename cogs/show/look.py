@@ -1,5 +1,6 @@
 """What players see: the text, images and components of the table message, a player's DM and the results, built
-from the service's updates. Nothing here sends anything; :mod:`cogs.presenter` and the component handlers do."""
+from the service's updates. Nothing here sends anything; :mod:`cogs.show.presenter`, :mod:`cogs.show.dms` and the
+press handlers (:mod:`cogs.press.controls`) do."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import io
 
 import discord
 
-from bot.engine.state import Phase
 from bot.engine.tiles import name
 from bot.engine.views import PublicView
 from bot.engine.wording import chips, line_called
@@ -19,22 +19,22 @@ from bot.service.narration import NOTABLE, describe, how_won
 from bot.service.updates import SeatUpdate, TablePhase, TableUpdate, TableView
 from renderers import render_card
 
+from ..payload import Payload, digest
 from . import components as c
 from .drawing import Drawing
-from .payload import Payload, digest
 
 LOG_LINES = 8  # recent events shown in the table message
 RULES = {"nmjl": "NMJL rules", "nmjl-1946": "1946 rules", "classical": "classical game"}
 
 
-def seat_label(view: TableView, seat: int) -> str:
+def seat_label(table: TableView, seat: int) -> str:
     """How the table names a seat: "Ruth (East)", "East (computer)"; in the lobby "Ruth", "Computer (normal)"."""
-    return view.seat_label(seat)
+    return table.seat_label(seat)
 
 
-def player_name(view: TableView, seat: int) -> str:
+def player_name(table: TableView, seat: int) -> str:
     """Who sits in a seat, without the wind (the table image adds it): "Ruth", "Computer"."""
-    info = view.seats[seat]
+    info = table.seats[seat]
     if info.player_id is None:
         return "Computer" if info.computer_level else ""
     return info.name or "Someone"
@@ -57,69 +57,69 @@ def countdown(update: TableUpdate) -> str:
 
 def status_line(update: TableUpdate) -> str:
     """Whose decision the table waits on, in a line."""
-    view = update.view
-    game = view.game
-    if view.closed:
-        return closed_line(view)
+    table = update.view
+    game = table.game
+    if table.closed:
+        return closed_line(table)
     if game is None:
-        filled = sum(1 for s in view.seats if not s.empty)
-        return f"Waiting for players: {filled} of {view.rules.players} seated. Join, or add a computer, then Start."
-    waiting = ", ".join(seat_label(view, s) for s in update.awaiting)
-    match game.phase:
-        case Phase.CHARLESTON:
+        filled = sum(1 for s in table.seats if not s.empty)
+        return f"Waiting for players: {filled} of {table.rules.players} seated. Join, or add a computer, then Start."
+    waiting = ", ".join(seat_label(table, s) for s in update.awaiting)
+    match update.phase:
+        case TablePhase.CHARLESTON:
             return f"Charleston, {game.charleston_step} pass: waiting for {waiting}{countdown(update)}"
-        case Phase.CHARLESTON_VOTE:
+        case TablePhase.CHARLESTON_VOTE:
             return f"Stop the Charleston or go on? Waiting for {waiting}{countdown(update)}"
-        case Phase.COURTESY:
+        case TablePhase.COURTESY:
             return f"Courtesy pass across: waiting for {waiting}{countdown(update)}"
-        case Phase.PLAY:
-            return f"{seat_label(view, game.turn)}'s turn · {game.wall} tiles in the wall{countdown(update)}"
-        case Phase.CALL_WINDOW:
+        case TablePhase.PLAY:
+            return f"{seat_label(table, game.turn)}'s turn · {game.wall} tiles in the wall{countdown(update)}"
+        case TablePhase.CALL_WINDOW:
             tile = name(game.window_tile) if game.window_tile is not None else "The discard"
             only = " (Mah Jongg only)" if game.mahjong_only else ""
             return f"**{tile}** may be called{only}{countdown(update)}"
-    return result_line(view, game)
+    return result_line(table, game)
 
 
-def closed_line(view: TableView) -> str:
+def closed_line(table: TableView) -> str:
     """What a closed table says."""
-    if view.abandoned:
+    if table.abandoned:
         return "**This table is closed.** The game in progress was abandoned: no chips changed hands."
     return "**This table is closed.** Its games are in the chip ledger; /table new opens a new one."
 
 
-def result_line(view: TableView, game: PublicView) -> str:
+def result_line(table: TableView, game: PublicView) -> str:
     """How the game ended, in a line."""
     result = game.result
     if result is None or result.winner is None:
         return "Wall game: nobody pays." if result is not None and result.how == "wall" else "Game over: no payments."
-    winner = seat_label(view, result.winner)
-    line = line_called(load_card(view.rules.card), result.line)
+    winner = seat_label(table, result.winner)
+    line = line_called(load_card(table.rules.card), result.line)
     jokerless = ", jokerless" if result.jokerless else ""
     return (f"**Mah Jongg!** {winner} wins {how_won(result.how, result.discarder)} with {line}{jokerless}: "
             f"{chips(result.value)}.")
 
 
-def _title(view: TableView) -> str:
-    game = f" · game {view.game.game_no}" if view.game is not None else ""
-    card = "" if view.rules.preset == "classical" else f" · {card_label(view.rules.card)} card"
-    return f"**Table {view.table_id}**{game}{card} · {rules_label(view.rules.preset)}"
+def _title(table: TableView) -> str:
+    game = f" · game {table.game.game_no}" if table.game is not None else ""
+    card = "" if table.rules.preset == "classical" else f" · {card_label(table.rules.card)} card"
+    return f"**Table {table.table_id}**{game}{card} · {rules_label(table.rules.preset)}"
 
 
 async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing,
                         unreachable: frozenset[int] = frozenset()) -> Payload:
     """The table message: the image of the table, whose turn, the countdown, the latest events, the buttons
     (``unreachable``: seats whose DMs Discord is failing to deliver just now)."""
-    view = update.view
-    lines = [_title(view), status_line(update)]
-    game = view.game
-    if game is None or view.closed:
-        lines += [_seating(view)]
-    playing = game is not None and not view.closed
-    closed = [seat_label(view, s) for s in sorted(view.display.dms_closed) if playing]
+    table = update.view
+    lines = [_title(table), status_line(update)]
+    game = table.game
+    if game is None or table.closed:
+        lines += [_seating(table)]
+    playing = game is not None and not table.closed
+    closed = [seat_label(table, s) for s in sorted(table.display.dms_closed) if playing]
     if closed:
         lines.append(f"{', '.join(closed)}: your DMs are closed, so press **My rack** to see your tiles and play.")
-    failing = [seat_label(view, s) for s in sorted(unreachable - view.display.dms_closed) if playing]
+    failing = [seat_label(table, s) for s in sorted(unreachable - table.display.dms_closed) if playing]
     if failing:
         lines.append(f"{', '.join(failing)}: Discord isn't delivering your DMs just now, so press **My rack** to "
                      "see your tiles and play.")
@@ -128,35 +128,36 @@ async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing,
     files = []
     picture = b""
     if game is not None:
-        labels = [player_name(view, s) for s in range(4)]  # the image adds each seat's wind itself
-        image = await drawing.table(view.table_id, game, labels, view.wild)
+        labels = [player_name(table, s) for s in range(4)]  # the image adds each seat's wind itself
+        image = await drawing.table(table.table_id, game, labels, table.wild)
         files.append(discord.File(io.BytesIO(image.png), filename="table.png", description=image.alt))
         picture = digest(image.png)
-    return Payload(_fit("\n".join(lines)), files, c.table_view(update), picture=picture)
+    return Payload(_fit("\n".join(lines)), files, c.table_components(update), picture=picture)
 
 
-def _seating(view: TableView) -> str:
-    seats = [f"Seat {info.seat}: {view.seat_label(info.seat) if not info.empty else 'free'}" for info in view.chairs()]
-    rules = view.rules
+def _seating(table: TableView) -> str:
+    seats = [f"Seat {info.seat}: {table.seat_label(info.seat) if not info.empty else 'free'}"
+             for info in table.chairs()]
+    rules = table.rules
     players = f"{rules.players} players · " if rules.players != 4 else ""
     declarations = "a wrong Mah Jongg kills the hand" if rules.declarations == "strict" else \
         "a wrong Mah Jongg is refused"
     options = (f"{players}{rules.call_window_seconds} s to call · {declarations} · computers move after "
-               f"{view.options.computer_delay:g} s")
+               f"{table.options.computer_delay:g} s")
     return "\n".join(seats) + "\n" + options
 
 
 async def seat_payload(update: SeatUpdate, notes: list[str], drawing: Drawing) -> Payload:
     """A player's private message: their rack (drawn tile apart), what they may do now, and the buttons."""
-    view = update.table.view
-    lines = [_title(view), _my_status(update), *notes[-4:]]
+    table = update.table.view
+    lines = [_title(table), _my_status(update), *notes[-4:]]
     files = []
     picture = b""
     if update.view is not None:
         image = await drawing.rack(update.view)
         files.append(discord.File(io.BytesIO(image.png), filename="rack.png", description=image.alt))
         picture = digest(image.png)
-    return Payload(_fit("\n".join(lines)), files, c.seat_view(update), picture=picture)
+    return Payload(_fit("\n".join(lines)), files, c.rack_components(update), picture=picture)
 
 
 def _my_status(update: SeatUpdate) -> str:
@@ -166,7 +167,7 @@ def _my_status(update: SeatUpdate) -> str:
         return closed_line(table.view)
     if table.view.game is None:
         return "Waiting for the game to start."
-    if table.view.game.phase == Phase.FINISHED:
+    if table.phase is TablePhase.FINISHED:
         return result_line(table.view, table.view.game)
     if update.seat in table.view.game.waiting_for and table.view.seats[update.seat].away:
         return "A computer is playing for you: press **I'm back** or use /back."
@@ -214,20 +215,20 @@ def _what_to_do(update: SeatUpdate, choices: SeatChoices) -> str:
 
 async def result_payload(update: TableUpdate) -> Payload:
     """The end of a game: who won with which line, the winning hand, the payouts in chips."""
-    view = update.view
-    game = view.game
+    table = update.view
+    game = table.game
     assert game is not None
     result = game.result
-    lines = [_title(view), result_line(view, game)]
+    lines = [_title(table), result_line(table, game)]
     for p in game.payouts:
-        lines.append(f"{seat_label(view, p.payer)} pays {seat_label(view, p.payee)} {chips(p.amount)}: {p.reason}.")
+        lines.append(f"{seat_label(table, p.payer)} pays {seat_label(table, p.payee)} {chips(p.amount)}: {p.reason}.")
     if not game.payouts:
         lines.append("No chips change hands.")
-    lines.append("Settled in the chip ledger." + ("" if view.closed else
+    lines.append("Settled in the chip ledger." + ("" if table.closed else
                                                   " **Deal again** starts the next game, East moving on."))
     files = []
     if result is not None and result.line and result.tiles:
-        card = load_card(view.rules.card)
+        card = load_card(table.rules.card)
         tiles = [list(group) for group in result.tiles]
         image = await asyncio.to_thread(render_card, card, line_id=result.line, tiles=tiles)
         files.append(discord.File(io.BytesIO(image.png), filename="winning-hand.png", description=image.alt))

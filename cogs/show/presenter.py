@@ -1,5 +1,5 @@
-"""Keeps Discord in step with the tables: one table message per table in its thread, and one message per person
-in their DMs (:mod:`cogs.dms`), each brought up to date with the newest state however fast the game moves.
+"""Keeps Discord in step with the tables: one table message per table in its thread (a player's DM is kept by
+:mod:`cogs.show.dms`), brought up to date with the newest state however fast the game moves.
 
 The table message carries the table image, whose turn, the countdown, the latest events and the buttons. It is
 edited in place; it is posted afresh at the bottom of the thread when something else was posted under it (the
@@ -10,10 +10,11 @@ must see is shown within ``interval``: the lobby, the deal, the end, and a decis
 from the thread (her DMs closed or failing). A press under the table message is answered by editing it through
 the press itself, and a picture that did not change is kept rather than uploaded again.
 
-Every write goes through the door (:mod:`cogs.door`) and each message has its throttle (:mod:`cogs.throttle`),
+Every write goes through the door (:mod:`cogs.door`) and each message has its throttle (:mod:`cogs.show.throttle`),
 which tries a failed write again until Discord takes it. What a failure in the table's thread means (deleted,
-archived, a permission taken away) is the keeper's business (:mod:`cogs.keeper`). Where each message is, is the
-table's display record (:class:`bot.service.display.Display`), kept by the service across restarts.
+archived, a permission taken away) is decided by the ``on_failure`` the presenter is handed (the keeper's,
+:mod:`cogs.keeper`). Where each message is, is the table's display record (:class:`bot.service.display.Display`),
+kept by the service across restarts.
 """
 
 from __future__ import annotations
@@ -22,26 +23,21 @@ import contextlib
 import hashlib
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-import discord
-
-from bot.engine.state import Phase
 from bot.service.display import Display
 from bot.service.errors import TableError
-from bot.service.tables import TableService
-from bot.service.updates import Cause, SeatUpdate, TablePhase, TableUpdate
+from bot.service.surface import TableCalls
+from bot.service.updates import Cause, TablePhase, TableUpdate
 
+from ..door import Door, Hook, Interaction
+from ..failures import DiscordFailure, Failure
+from ..payload import Payload, Picture
 from . import look
-from .dms import Dms, ShownSeat
-from .door import DiscordFailure, Failure, Hook
-from .payload import Payload, Picture
+from .dms import Dms
+from .drawing import Drawing
 from .throttle import Throttle
-
-if TYPE_CHECKING:
-    from .app import CharlestonBot
 
 log = logging.getLogger("charleston.discord")
 CALM = 8  # computers' moves gather into one table-message edit per this many intervals
@@ -66,35 +62,23 @@ class ShownTable:
     throttle: Throttle | None = None
 
 
-class Presenter:
-    """Listens to the table service and keeps every table message and DM up to date."""
+# What to do when a write to a table's thread failed (the keeper's decision): returns when to try again, or None.
+TableFailed = Callable[["ShownTable", DiscordFailure, int], Awaitable[float | None]]
 
-    def __init__(self, bot: CharlestonBot, interval: float = 1.0) -> None:
-        self.bot = bot
+
+class Presenter:
+    """Listens to the table service and keeps every table message up to date (and, through ``dms``, every DM)."""
+
+    def __init__(self, service: TableCalls, door: Door, drawing: Drawing, dms: Dms, on_failure: TableFailed, *,
+                 interval: float = 1.0) -> None:
+        self.service = service
+        self.door = door
+        self.drawing = drawing
+        self.dms = dms
         self.interval = interval
         self.tables: dict[int, ShownTable] = {}
-        self.dms = Dms(bot, interval, self._seat_trouble)
+        self._on_failure = on_failure
         self._unsubscribe: list[Callable[[], None]] = []
-
-    @property
-    def seats(self) -> dict[tuple[int, int], ShownSeat]:
-        """Every person's DM, by (table, seat)."""
-        return self.dms.seats
-
-    @property
-    def dm_timings(self) -> list[float] | None:
-        """Seconds from a DM falling due to Discord having it (benchmarks set a list to collect them)."""
-        return self.dms.timings
-
-    @dm_timings.setter
-    def dm_timings(self, timings: list[float] | None) -> None:
-        """Collect DM timings in ``timings`` (None: stop)."""
-        self.dms.timings = timings
-
-    @property
-    def service(self) -> TableService:
-        """The bot's table service."""
-        return self.bot.service
 
     def start(self) -> None:
         """Listen to every table, and to every seat a person holds."""
@@ -138,7 +122,7 @@ class Presenter:
         shown = self.tables.get(update.table_id)
         if shown is None:
             shown = self.tables[update.table_id] = ShownTable(update.table_id, update.view.display)
-            shown.throttle = Throttle(lambda: self._flush_table(shown), self.interval, self.bot.door.backoff,
+            shown.throttle = Throttle(lambda: self._flush_table(shown), self.interval, self.door.backoff,
                                       calm=self.interval * CALM)
         if update.cause is Cause.START:
             shown.log.clear()
@@ -146,7 +130,7 @@ class Presenter:
         shown.latest = update
         self.poke(update.table_id, soon=self._pressing(update))
 
-    def _seat_trouble(self, table_id: int) -> None:
+    def seat_trouble(self, table_id: int) -> None:
         """A person's DMs turned out closed, or failing, or working again: the table message says so soon."""
         if self.service.is_open(table_id):
             self.on_table(self.service.snapshot(table_id))
@@ -156,11 +140,11 @@ class Presenter:
         the deal, the end, or a decision awaiting a person who plays from the thread (her DMs closed or failing).
         A person playing from her DM is told of her decisions there (a decision put to her does not hurry the
         table message: measured, that doubled its edits)."""
-        view = update.view
-        if update.cause in AT_ONCE or view.game is None or update.phase in (TablePhase.FINISHED, TablePhase.LOBBY):
+        table = update.view
+        if update.cause in AT_ONCE or table.game is None or update.phase in (TablePhase.FINISHED, TablePhase.LOBBY):
             return True
-        from_thread = view.display.dms_closed | self.dms.unreachable(update.table_id)
-        return any(seat in from_thread and view.seats[seat].human and not view.seats[seat].away
+        from_thread = table.display.dms_closed | self.dms.unreachable(update.table_id)
+        return any(seat in from_thread and table.seats[seat].human and not table.seats[seat].away
                    for seat in update.awaiting)
 
     def poke(self, table_id: int, *, now: bool = False, soon: bool = False) -> None:
@@ -170,7 +154,7 @@ class Presenter:
         if shown is not None and shown.throttle is not None:
             shown.throttle.poke(now=now, soon=soon)
 
-    def saw(self, interaction: discord.Interaction[CharlestonBot]) -> None:
+    def saw(self, interaction: Interaction) -> None:
         """Someone used a command or pressed a button in a channel: if it is a table's thread and she is seated
         there, her interaction's token may tell her of her moves privately there (her DMs being closed)."""
         channel = interaction.channel_id
@@ -180,7 +164,7 @@ class Presenter:
                 if seat is not None:
                     self.dms.saw(shown.table_id, seat, interaction)
 
-    def pressed(self, update: TableUpdate, interaction: discord.Interaction[CharlestonBot]) -> None:
+    def pressed(self, update: TableUpdate, interaction: Interaction) -> None:
         """A person moved with a button under the table message (the press deferred): the table message is brought
         up to date through the press, at once."""
         shown = self.tables.get(update.table_id)
@@ -226,7 +210,7 @@ class Presenter:
             await self._results(shown, update)
             await self._table_message(shown, update)
         except DiscordFailure as failure:
-            return await self.bot.keeper.table_failed(shown, failure, display.thread)
+            return await self._on_failure(shown, failure, display.thread)
         shown.trouble = 0
         if shown.display.blocked:
             log.info("table %s: the bot may post in its thread again", shown.table_id)
@@ -234,10 +218,10 @@ class Presenter:
         return None
 
     async def _payload(self, shown: ShownTable, update: TableUpdate) -> Payload:
-        return await look.table_payload(update, list(shown.log), self.bot.drawing, self.unreachable(shown.table_id))
+        return await look.table_payload(update, list(shown.log), self.drawing, self.dms.unreachable(shown.table_id))
 
     async def _table_message(self, shown: ShownTable, update: TableUpdate) -> None:
-        door, table_id = self.bot.door, shown.table_id
+        door, table_id = self.door, shown.table_id
         thread, old = shown.display.thread, shown.display.message
         assert thread is not None
         payload = await self._payload(shown, update)
@@ -267,7 +251,7 @@ class Presenter:
                           press: Hook | None) -> None:
         """Edit the table message: through the press made under it while its token lives (exempt from the global
         limit), else through the channel."""
-        what, door = "edit the table message", self.bot.door
+        what, door = "edit the table message", self.door
         if press is not None and press.live and press.original == message:
             try:
                 shown.picture = Picture.of(await door.edit_hook(press, message, payload, what, table=shown.table_id),
@@ -284,17 +268,18 @@ class Presenter:
         """The results of a game just finished, posted once (before a close, too: a finished game's chips show)."""
         game = update.view.game
         thread = shown.display.thread
-        if game is None or game.phase != Phase.FINISHED or shown.display.results >= game.game_no or thread is None:
+        if game is None or update.phase is not TablePhase.FINISHED or shown.display.results >= game.game_no \
+                or thread is None:
             return
         results = await look.result_payload(update)
-        await self.bot.door.send(thread, results, "post the results", table=shown.table_id)
+        await self.door.send(thread, results, "post the results", table=shown.table_id)
         await self.remember(shown, lambda d: d.with_results(game.game_no))
         shown.below = True
 
     async def _close(self, shown: ShownTable, update: TableUpdate) -> None:
         """The table closed: its results if they are due, its message shown closed (no buttons), its thread
         archived, and nothing of it kept. A place Discord has taken away is given up on (logged)."""
-        door, table_id, display = self.bot.door, shown.table_id, shown.display
+        door, table_id, display = self.door, shown.table_id, shown.display
         for step in (self._results, self._closed_message):
             try:
                 await step(shown, update)
@@ -311,43 +296,26 @@ class Presenter:
         if thread is None or message is None:
             return
         payload = await self._payload(shown, update)
-        await self.bot.door.edit(thread, message, payload, "show the table closed", table=shown.table_id)
+        await self.door.edit(thread, message, payload, "show the table closed", table=shown.table_id)
 
     def forget(self, table_id: int) -> None:
         """Drop everything kept for a closed table (its DMs go once their last edit is made)."""
         self.tables.pop(table_id, None)
-        self.bot.drawing.forget(table_id)
-
-    def unreachable(self, table_id: int) -> frozenset[int]:
-        """Seats whose DMs Discord has failed to deliver several times in a row."""
-        return self.dms.unreachable(table_id)
-
-    # -- a player's DM (cogs.dms) ----------------------------------------------------------------------------
-    def renew(self, update: SeatUpdate, note: str | None = None) -> ShownSeat:
-        """Send a player's message again as a new DM soon (a moved table; with ``note`` added)."""
-        return self.dms.renew(update, note)
-
-    async def resend(self, update: SeatUpdate) -> bool:
-        """Send a player's message again as a new DM now (``/rack``); False when their DMs are closed."""
-        shown = self.dms.renew(update)
-        assert shown.throttle is not None
-        await shown.throttle.settle()
-        table_id = update.table.table_id
-        return not self.service.is_open(table_id) or update.seat not in self.service.display(table_id).dms_closed
+        self.drawing.forget(table_id)
 
 
 def mark(update: TableUpdate) -> str:
     """A short mark of the table's state as its message shows it (kept in its display record, so that a restart
     redraws only a table that changed while the bot was down)."""
-    view = update.view
-    seats = tuple((s.player_id, s.name, s.computer_level, s.away) for s in view.seats)
-    state = (update.phase, update.token, update.awaiting, update.deadline, view.status,
-             view.game.to_json() if view.game is not None else None, seats, sorted(view.display.dms_closed))
+    table = update.view
+    seats = tuple((s.player_id, s.name, s.computer_level, s.away) for s in table.seats)
+    state = (update.phase, update.token, update.awaiting, update.deadline, table.status,
+             table.game.to_json() if table.game is not None else None, seats, sorted(table.display.dms_closed))
     return hashlib.blake2b(repr(state).encode(), digest_size=8).hexdigest()
 
 
 def _looks(payload: Payload) -> tuple[object, ...]:
     """What a message shows: its text, its picture and its components (an unchanged one needs no edit)."""
     components = tuple((getattr(item, "custom_id", None), getattr(item, "label", None))
-                       for item in (payload.view.children if payload.view is not None else ()))
+                       for item in (payload.components.children if payload.components is not None else ()))
     return payload.content, payload.picture, components

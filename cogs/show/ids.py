@@ -2,8 +2,9 @@
 one registry of the helper buttons.
 
 All state lives in the custom_id (at most 100 characters), so a button drawn before a restart still works after
-it; one :class:`discord.ui.DynamicItem` per kind parses them back (:mod:`cogs.components`). A move's part is an
-action key, built and read only by :mod:`bot.service.keys`.
+it; one component class per kind parses them back (:mod:`cogs.show.components`), and every press is routed by
+that registry (:mod:`cogs.press.router`). A move's part is an action key, built and read only by
+:mod:`bot.service.keys`.
 
     ch:a:<table>:<token>:<key>    make the move <key> while decision <token> is open
     ch:y:<table>:<token>:<key>    the same, confirmed: a move the player was asked about (a pass that lets a Mah
@@ -26,7 +27,7 @@ import discord
 
 class Helper(StrEnum):
     """The helper buttons: the lobby's, and those that answer the presser alone. Each one's label and style are
-    in :data:`HELPERS`, and :class:`cogs.controls.Controls` has one handler per helper."""
+    in :data:`HELPERS`, and :class:`cogs.press.controls.Controls` has one handler per helper."""
 
     JOIN = "join"
     COMPUTER = "computer"
