@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.show import ids
 from cogs.cluster import TABLE_COMMANDS, command_of, table_of, user_of
+from cogs.show import ids
 from cogs.show.ids import Helper
 
 USER = {"id": "42", "username": "ruth"}

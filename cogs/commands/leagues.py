@@ -102,8 +102,9 @@ class LeagueAdmin(LeagueNames, commands.GroupCog, group_name="league-admin",
         league = await self.leagues.create(guild_id, name, timezone=timezone.strip(), week_start=week_starts,
                                            by=interaction.user.id)
         await self.door.reply(interaction, f"**{league.name}** is created: weeks start on {DAYS[league.week_start]} "
-                              f"in {league.timezone}. Next: `/league-admin channel` picks where its tables count and its "
-                              "weekly standings are posted; `/table new league:` opens a table for it anywhere.")
+                              f"in {league.timezone}. Next: `/league-admin channel` picks where its tables count "
+                              "and its weekly standings are posted; `/table new league:` opens a table for it "
+                              "anywhere.")
 
     @create.autocomplete("timezone")
     async def _timezones(self, interaction: Interaction, typed: str) -> Choices:
