@@ -176,7 +176,7 @@ class Keeper(commands.Cog):
                 return
             try:
                 thread = await self.door.create_thread(parent, f"Mah Jongg table {table_id}",
-                                                           "open a new thread for the table", table=table_id)
+                                                       "open a new thread for the table", table=table_id)
             except DiscordFailure as failure:
                 if failure.retry:
                     raise

@@ -113,7 +113,7 @@ class CardAdmin(CardNames, commands.GroupCog, group_name="card-admin",
                              ) from None
         try:
             card = await self.leagues.cards.import_card(guild_id, name, data, file.filename,
-                                                            interaction.user.id, self.leagues.now_iso())
+                                                        interaction.user.id, self.leagues.now_iso())
         except CardProblems as exc:
             await self.door.reply(interaction, problems_text(exc))
             return

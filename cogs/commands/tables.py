@@ -85,7 +85,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
             return channel_id  # a thread, a voice channel's chat: play right there
         try:
             thread = await self.door.create_thread(channel_id, f"Mah Jongg table {table_id}",
-                                                       "open the table's thread", table=table_id)
+                                                   "open the table's thread", table=table_id)
         except DiscordFailure:
             return channel_id  # not a text channel, or no permission to make threads: play in the channel
         return thread.id

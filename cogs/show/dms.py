@@ -293,7 +293,7 @@ class Dms:
         if hook is not None and hook.live:
             try:
                 sent: discord.Message = await self.door.send_hook(hook, payload, "send a DM", table=table_id,
-                                                                      ephemeral=thread is not None)
+                                                                  ephemeral=thread is not None)
                 shown.made_by = hook
                 return sent
             except DiscordFailure as failure:
@@ -307,7 +307,7 @@ class Dms:
                     file.reset()
         assert update.player_id is not None
         dm = await self.door.send_dm(update.player_id, payload, "send a DM",
-                                         channel_id=where.channel if where else None, table=table_id)
+                                     channel_id=where.channel if where else None, table=table_id)
         shown.made_by = None
         return dm
 

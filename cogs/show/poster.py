@@ -114,8 +114,8 @@ class WeeklyPoster:
         shown = await week_message(week)
         try:
             message = await self.door.send(channel_id, Payload(shown.content, [shown.file()]),
-                                               f"post the standings of league {job.league.league_id} week {job.week}",
-                                               mentions=discord.AllowedMentions.none())
+                                           f"post the standings of league {job.league.league_id} week {job.week}",
+                                           mentions=discord.AllowedMentions.none())
         except DiscordFailure as failure:
             record = await self.posts.failed(job, describe(failure, channel_id))
             log.info("weekly post of league %s week %s failed (try %d), tried again later", job.league.league_id,
