@@ -1,5 +1,6 @@
 """The house's shape (docs/architecture.md): data flows one way, nothing imports upward, no import cycles (imports
-inside functions count), and no module over 500 lines."""
+inside functions and those for the type checker alone count), no module over 500 lines, the Discord layer in rooms
+by role with its parts wired in one place, and no function too tangled to read (cyclomatic complexity)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from radon.complexity import cc_visit
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "cogs", "renderers")
@@ -107,9 +109,10 @@ def test_nothing_outside_cogs_imports_the_discord_layer() -> None:
     assert wrong == []
 
 
-def test_there_are_no_import_cycles() -> None:
-    # A module's package __init__ runs before it, so edges to a package are edges to its __init__ module.
-    graph = {name: {t for t in targets if t in MODULES and t != name} for name, targets in IMPORTS.items()}
+def test_there_are_no_import_cycles_not_even_for_the_type_checker() -> None:
+    # A module's package __init__ runs before it, so edges to a package are edges to its __init__ module. Imports
+    # under `if TYPE_CHECKING:` count too: a circle the type checker needs is a circle a reader must untangle.
+    graph = {name: {t for t in targets if t in MODULES and t != name} for name, targets in ALL_IMPORTS.items()}
     cycles: list[list[str]] = []
     state: dict[str, int] = {}  # 1 on the current path, 2 finished
 
@@ -190,3 +193,69 @@ def test_no_test_module_imports_another_and_helpers_live_in_support() -> None:
                     if not p.name.startswith("test_") and p.name != "conftest.py"
                     and "support" not in p.relative_to(tests).parts)
     assert wrong == [] and strays == []
+
+
+# -- the Discord layer's rooms ----------------------------------------------------------------------------------------
+COG_ROOMS = ("cogs.commands", "cogs.press", "cogs.show")
+WIRING = "cogs.app"  # the one module that builds the parts and holds them
+# What the wiring hands out: no other module of cogs/ reaches one of these through the bot or an interaction's client.
+PARTS = frozenset({"door", "drawing", "presenter", "dms", "keeper", "controls", "router", "poster", "cluster",
+                   "service", "leagues", "settings"})
+# The engine's vocabulary the cogs may use directly (pure values and words); everything else goes through the service.
+ENGINE_VOCABULARY = ("bot.engine.tiles", "bot.engine.notation", "bot.engine.errors", "bot.engine.actions",
+                     "bot.engine.views", "bot.engine.wording", "bot.ai.players")
+
+
+def test_the_discord_layer_is_in_rooms_by_role() -> None:
+    loose = sorted(name for name, path in MODULES.items() if name.count(".") == 1 and name.startswith("cogs.")
+                   and path.name != "__init__.py")
+    rooms = [room for room in COG_ROOMS if (ROOT / room.replace(".", "/") / "__init__.py").is_file()]
+    assert rooms == list(COG_ROOMS) and len(loose) <= 8, loose
+    assert not [name for name in MODULES if name.count(".") > 2 and name.startswith("cogs.")], "one level of rooms"
+
+
+def _reaches_through_the_bot(node: ast.AST) -> bool:
+    """``bot.door``, ``self.bot.presenter``, ``interaction.client.service``: a part taken from the bot."""
+    if not (isinstance(node, ast.Attribute) and node.attr in PARTS):
+        return False
+    owner = node.value
+    name = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
+    return name in ("bot", "client", "_client")
+
+
+def test_no_part_is_reached_through_the_bot_outside_the_wiring() -> None:
+    wrong = [f"{name}:{node.lineno} {ast.unparse(node)}" for name, path in MODULES.items()
+             if _under(name, "cogs") and name != WIRING
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if _reaches_through_the_bot(node)]
+    assert wrong == []
+
+
+def test_the_reach_check_sees_what_it_looks_for() -> None:
+    caught = [_reaches_through_the_bot(ast.parse(text, mode="eval").body) for text in
+              ("self.bot.presenter", "interaction.client.door", "bot.service", "self.door", "bot.user")]
+    assert caught == [True, True, True, False, False]
+
+
+def test_the_cogs_use_only_the_engines_vocabulary_beside_the_service() -> None:
+    wrong = sorted(f"{name} imports {target}" for name, targets in ALL_IMPORTS.items() if _under(name, "cogs")
+                   for target in targets if (_under(target, "bot.engine") or _under(target, "bot.ai"))
+                   and not any(_under(target, allowed) for allowed in ENGINE_VOCABULARY))
+    assert wrong == []
+
+
+# -- complexity -------------------------------------------------------------------------------------------------------
+MAX_COMPLEXITY = 25  # radon's cyclomatic complexity of one function (a branch, a loop, a boolean operand: +1 each)
+SIMPLE = ("cogs", "bot.service")
+
+
+@pytest.mark.parametrize("layer", SIMPLE)
+def test_no_function_is_too_tangled_to_read(layer: str) -> None:
+    tangled = sorted(f"{name}:{block.lineno} {block.name} {block.complexity}" for name, path in MODULES.items()
+                     if _under(name, layer) for block in cc_visit(path.read_text(encoding="utf-8"))
+                     if block.complexity > MAX_COMPLEXITY)
+    assert tangled == []
+
+
+def test_the_complexity_check_counts_branches() -> None:
+    source = "def f(x):\n" + "".join(f"    if x == {n}:\n        return {n}\n" for n in range(30)) + "    return 0\n"
+    assert cc_visit(source)[0].complexity == 31

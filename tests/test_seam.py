@@ -18,10 +18,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.engine.actions import Action
-from bot.service import choices, display, errors, hints, keys, leagues, tables, updates
+from bot.service import choices, display, errors, hints, keys, leagues, surface, tables, updates
 from bot.service.display import Display, DmShown
 from cogs.press import controls
-from cogs.show import ids
+from cogs.show import components, ids
 
 ROOT = Path(__file__).resolve().parent.parent
 COGS = sorted((ROOT / "cogs").rglob("*.py"))
@@ -122,3 +122,47 @@ def test_a_display_stored_before_the_record_was_typed_reads_as_it_meant() -> Non
 def test_a_malformed_display_is_a_value_error(bad: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         Display.from_json(bad)
+
+
+# -- the service's surface: the calls the cogs make, as Protocols (bot/service/surface.py) ------------------------------
+SURFACES = ((surface.TableCalls, tables.TableService), (surface.LeagueCalls, leagues.LeagueService),
+            (surface.CardCalls, leagues.GuildCards))
+
+
+def _members(protocol: type) -> list[str]:
+    return [name for name, member in vars(protocol).items() if not name.startswith("_")
+            and (inspect.isfunction(member) or isinstance(member, property))]
+
+
+@pytest.mark.parametrize(("protocol", "service"), SURFACES, ids=lambda c: c.__name__)
+def test_the_real_service_makes_every_call_of_its_surface_as_written(protocol: type, service: type) -> None:
+    for name in _members(protocol):
+        promised = vars(protocol)[name]
+        if isinstance(promised, property):
+            continue  # an attribute of the service (LeagueService.cards): mypy checks its type at the wiring
+        real = getattr(service, name)
+        assert inspect.signature(real) == inspect.signature(promised), name
+        assert inspect.iscoroutinefunction(real) == inspect.iscoroutinefunction(promised), name
+
+
+def test_the_cogs_know_the_services_only_by_their_surface() -> None:
+    """Only the wiring names the concrete services; every other part of cogs/ is handed a Protocol."""
+    concrete = {"TableService", "LeagueService", "GuildCards"}
+    wrong = [f"{path.relative_to(ROOT)}:{node.lineno}" for path, node in _cog_nodes() if path.name != "app.py"
+             and isinstance(node, ast.ImportFrom) and any(alias.name in concrete for alias in node.names)]
+    assert wrong == []
+
+
+def test_every_component_reads_back_the_custom_id_it_draws() -> None:
+    drawn = [components.ActButton(3, "1t31", "d.5D"), components.ConfirmButton(3, "1t31", "p"),
+             components.MoveSelect(3, "1t31", 2, "b.17"), components.TilePickSelect(3, "1c2", "b", ("5D", "N")),
+             components.CallButton(3, "1w31"), components.HelperButton(3, ids.Helper.RACK)]
+    assert {type(c) for c in drawn} == set(components.COMPONENTS)
+    for component in drawn:
+        custom_id = component.custom_id
+        values = list(getattr(component, "picked", ())) or ([component.chosen] if isinstance(
+            component, components.MoveSelect) else [])
+        assert components.read_press(custom_id, values) == component
+        assert components.table_named(custom_id) == 3
+    assert components.read_press("ch:zz:3", []) is None and components.table_named("not ours") is None
+

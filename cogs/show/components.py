@@ -70,6 +70,11 @@ class Component:
         select pressed without a value)."""
         raise NotImplementedError
 
+    @property
+    def custom_id(self) -> str:
+        """The component's custom_id (read back by :meth:`parse`)."""
+        raise NotImplementedError
+
     async def handle(self, handlers: Handlers, interaction: Interaction) -> None:
         """Hand the press to its handler."""
         raise NotImplementedError
@@ -93,6 +98,11 @@ class ActButton(Component):
         """The button a press came from."""
         return cls(int(match["table"]), match["token"], match["key"])
 
+    @property
+    def custom_id(self) -> str:
+        """The component's custom_id (:mod:`cogs.show.ids`)."""
+        return ids.act_id(self.table, self.token, self.key)
+
     async def handle(self, handlers: Handlers, interaction: Interaction) -> None:
         """Make the move."""
         await handlers.act(interaction, self.table, self.token, self.key)
@@ -100,7 +110,7 @@ class ActButton(Component):
     def draw(self, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
              row: int | None = None) -> discord.ui.Button[Components]:
         """The button."""
-        return _button(ids.act_id(self.table, self.token, self.key), label, style, row)
+        return _button(self.custom_id, label, style, row)
 
 
 @dataclass(frozen=True)
@@ -117,13 +127,18 @@ class ConfirmButton(Component):
         """The button a press came from."""
         return cls(int(match["table"]), match["token"], match["key"])
 
+    @property
+    def custom_id(self) -> str:
+        """The component's custom_id (:mod:`cogs.show.ids`)."""
+        return ids.confirm_id(self.table, self.token, self.key)
+
     async def handle(self, handlers: Handlers, interaction: Interaction) -> None:
         """Make the move, confirmed."""
         await handlers.act(interaction, self.table, self.token, self.key, confirm=True)
 
     def draw(self, label: str) -> discord.ui.Button[Components]:
         """The button."""
-        return _button(ids.confirm_id(self.table, self.token, self.key), label, discord.ButtonStyle.danger, None)
+        return _button(self.custom_id, label, discord.ButtonStyle.danger, None)
 
 
 @dataclass(frozen=True)
@@ -141,13 +156,18 @@ class MoveSelect(Component):
         """The select a press came from, with the move chosen."""
         return cls(int(match["table"]), match["token"], int(match["n"]), values[0]) if values else None
 
+    @property
+    def custom_id(self) -> str:
+        """The component's custom_id (:mod:`cogs.show.ids`)."""
+        return ids.select_id(self.table, self.token, self.n)
+
     async def handle(self, handlers: Handlers, interaction: Interaction) -> None:
         """Make the chosen move."""
         await handlers.act(interaction, self.table, self.token, self.chosen)
 
     def draw(self, options: list[discord.SelectOption], placeholder: str, row: int) -> discord.ui.Select[Components]:
         """The select."""
-        return discord.ui.Select(custom_id=ids.select_id(self.table, self.token, self.n), options=options,
+        return discord.ui.Select(custom_id=self.custom_id, options=options,
                                  placeholder=placeholder, row=row)
 
 
@@ -167,6 +187,11 @@ class TilePickSelect(Component):
         """The select a press came from, with the tiles picked."""
         return cls(int(match["table"]), match["token"], match["mode"], tuple(values)) if values else None
 
+    @property
+    def custom_id(self) -> str:
+        """The component's custom_id (:mod:`cogs.show.ids`)."""
+        return ids.pick_id(self.table, self.token, self.mode)
+
     async def handle(self, handlers: Handlers, interaction: Interaction) -> None:
         """Pass (or offer) the picked tiles."""
         await handlers.pick(interaction, self.table, self.token, self.mode, list(self.picked))
@@ -174,7 +199,7 @@ class TilePickSelect(Component):
     def draw(self, options: list[discord.SelectOption], least: int, most: int,
              placeholder: str) -> discord.ui.Select[Components]:
         """The select."""
-        return discord.ui.Select(custom_id=ids.pick_id(self.table, self.token, self.mode), options=options,
+        return discord.ui.Select(custom_id=self.custom_id, options=options,
                                  min_values=least, max_values=most, placeholder=placeholder)
 
 
@@ -191,13 +216,18 @@ class CallButton(Component):
         """The button a press came from."""
         return cls(int(match["table"]), match["token"])
 
+    @property
+    def custom_id(self) -> str:
+        """The component's custom_id (:mod:`cogs.show.ids`)."""
+        return ids.call_id(self.table, self.token)
+
     async def handle(self, handlers: Handlers, interaction: Interaction) -> None:
         """Show the presser's call options."""
         await handlers.call_options(interaction, self.table, self.token)
 
     def draw(self) -> discord.ui.Button[Components]:
         """The button."""
-        return _button(ids.call_id(self.table, self.token), "Call", discord.ButtonStyle.primary, 0)
+        return _button(self.custom_id, "Call", discord.ButtonStyle.primary, 0)
 
 
 @dataclass(frozen=True)
@@ -214,6 +244,11 @@ class HelperButton(Component):
         """The button a press came from."""
         return cls(int(match["table"]), Helper(match["what"]))
 
+    @property
+    def custom_id(self) -> str:
+        """The component's custom_id (:mod:`cogs.show.ids`)."""
+        return ids.helper_id(self.table, self.helper)
+
     async def handle(self, handlers: Handlers, interaction: Interaction) -> None:
         """Do the lobby step or show the helper."""
         await handlers.helper(interaction, self.table, self.helper)
@@ -221,7 +256,7 @@ class HelperButton(Component):
     def draw(self, label: str | None = None, row: int | None = None) -> discord.ui.Button[Components]:
         """The button (``label``: instead of the helper's own)."""
         look = HELPERS[self.helper]
-        return _button(ids.helper_id(self.table, self.helper), label or look.label, look.style, row)
+        return _button(self.custom_id, label or look.label, look.style, row)
 
 
 # Every kind of component: a press is read by the first whose pattern matches its custom_id (cogs.press.router).
