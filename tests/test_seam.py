@@ -124,7 +124,7 @@ def test_a_malformed_display_is_a_value_error(bad: dict[str, object]) -> None:
         Display.from_json(bad)
 
 
-# -- the service's surface: the calls the cogs make, as Protocols (bot/service/surface.py) ------------------------------
+# -- the service's surface: the calls the cogs make, as Protocols (bot/service/surface.py) ----------------------------
 SURFACES = ((surface.TableCalls, tables.TableService), (surface.LeagueCalls, leagues.LeagueService),
             (surface.CardCalls, leagues.GuildCards))
 
