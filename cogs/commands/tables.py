@@ -106,11 +106,6 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
         """Take a seat (as the lobby's Join button does)."""
         await self.controls.join(interaction, table_for(self.service, interaction), seat)
 
-    @app_commands.command(name="seats", description="Who sits where at this table, just for you")
-    async def seats(self, interaction: Interaction) -> None:
-        """Who sits where (as the lobby's Who sits where button shows it)."""
-        await self.controls.seats(interaction, table_for(self.service, interaction))
-
     @app_commands.command(name="leave", description="Leave this table (mid-game a computer finishes for you)")
     async def leave(self, interaction: Interaction) -> None:
         """Leave the table."""

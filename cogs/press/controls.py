@@ -208,11 +208,6 @@ class Controls:
         await self.door.reply(interaction, "Swap your blank for which discard?",
                               components=c.choice_selects(table, mine.table.token, mine.choices.blank_swaps))
 
-    async def seats(self, interaction: Interaction, table: int) -> None:
-        """Who sits where, privately."""
-        view = self.service.view(table)
-        await self.door.reply(interaction, "; ".join(view.seat_label(s.seat) for s in view.chairs() if not s.empty))
-
     async def back(self, interaction: Interaction, table: int) -> None:
         """Take the seat back from the computer."""
         await self.service.come_back(table, interaction.user.id)
@@ -224,7 +219,6 @@ HANDLERS: dict[Helper, Handler] = {
     Helper.JOIN: Controls.join, Helper.COMPUTER: Controls.computer, Helper.START: Controls.start,
     Helper.LEAVE: Controls.leave, Helper.RACK: Controls.rack, Helper.HINT: Controls.hint,
     Helper.JOKERS: Controls.jokers, Helper.BLANKS: Controls.blanks, Helper.BACK: Controls.back,
-    Helper.SEATS: Controls.seats,
 }
 if set(HANDLERS) != set(Helper):
     raise RuntimeError(f"helpers without a handler: {set(Helper) - set(HANDLERS)}")

@@ -294,7 +294,6 @@ def table_components(update: TableUpdate) -> Components | None:
         components.add_item(HelperButton(table, Helper.COMPUTER).draw())
         components.add_item(HelperButton(table, Helper.START).draw(label="Deal again" if dealt else None))
         components.add_item(HelperButton(table, Helper.LEAVE).draw())
-        components.add_item(HelperButton(table, Helper.SEATS).draw())
         return components
     if update.claimable is not None:  # a discard may be called (under the 1946 rules, until the next one)
         window = update.claimable[0]

@@ -38,7 +38,6 @@ class Helper(StrEnum):
     JOKERS = "jokers"
     BLANKS = "blanks"
     BACK = "back"
-    SEATS = "seats"
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,6 @@ HELPERS: dict[Helper, HelperLook] = {
     Helper.JOKERS: HelperLook("Exchange a joker"),
     Helper.BLANKS: HelperLook("Swap a blank"),
     Helper.BACK: HelperLook("I'm back", discord.ButtonStyle.success),
-    Helper.SEATS: HelperLook("Who sits where"),
 }
 
 _TABLE = r"(?P<table>\d{1,18})"
