@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine.state import Phase
-from bot.engine.tiles import name
+from bot.engine.tiles import Tile, name
 from bot.service import keys
 from bot.service.choices import Choice, SeatChoices, TilePick
 from bot.service.updates import SeatUpdate, TablePhase, TableUpdate
@@ -307,7 +307,7 @@ def choice_selects(table: int, token: str, groups: tuple[tuple[str, tuple[Choice
     return view
 
 
-def _tile_label(tile: int) -> str:
+def _tile_label(tile: Tile) -> str:
     return name(tile)
 
 

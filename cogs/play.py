@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.engine.actions import Call, Discard, ExchangeJoker, SwapBlank
 from bot.engine.errors import TileError
 from bot.engine.notation import parse_tiles
-from bot.engine.tiles import SORT_KEY, code, name
+from bot.engine.tiles import SORT_KEY, Tile, code, name
 from bot.service import keys
 from bot.service.errors import ErrorKind, TableError
 from bot.service.updates import SeatUpdate
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 Choices = list[app_commands.Choice[str]]
 
 
-def _tiles(text: str) -> list[int]:
+def _tiles(text: str) -> list[Tile]:
     try:
         return parse_tiles(text)
     except TileError as exc:

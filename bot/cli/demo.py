@@ -6,7 +6,7 @@ The narrator sees every rack (it is a demo, not a table), so it can say what was
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.ai.selfplay import play_game
@@ -14,14 +14,14 @@ from bot.engine.events import Event
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
 from bot.engine.rules import TableRules, rules_for_card, table_rules
-from bot.engine.tiles import code
+from bot.engine.tiles import Tile, code
 from bot.engine.views import public_view, seat_view
 from bot.engine.wording import line_words
 from bot.service.cards import load_card
 from bot.service.narration import describe
 
 
-def _tiles(tiles: list[int]) -> str:
+def _tiles(tiles: Sequence[Tile]) -> str:
     return " ".join(code(t) for t in tiles)
 
 

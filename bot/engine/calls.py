@@ -79,7 +79,7 @@ def late_claim(ref: Referee, window: CallWindow) -> list[Event]:
     return events + resolve(ref, window)
 
 
-def check_exposure_call(ref: Referee, seat_no: int, tile: int, tiles: Sequence[int], window: CallWindow) -> None:
+def check_exposure_call(ref: Referee, seat_no: int, tile: Tile, tiles: Sequence[Tile], window: CallWindow) -> None:
     """Refuse a call for an exposure that the rules or the card do not allow (P5-P8, TR1, P14)."""
     state = ref.state
     seat = state.seats[seat_no]

@@ -296,7 +296,7 @@ def impossible_reason(variant: Variant, tile_set: TileSet) -> str:
     wild = tile_set.wild
     wilds = tile_set.counts[wild] if wild is not None else 0
     wanted = 0
-    for tile, need in enumerate(variant.need):
+    for tile, need in zip(Tile, variant.need, strict=True):
         if not need:
             continue
         have = tile_set.counts[tile]

@@ -39,8 +39,8 @@ PASSES = (
 FIRST_CHARLESTON_END = 2  # index of the first Left, after which any player may stop (CH3)
 
 
-def resolve_round(own: dict[int, list[int]], blind: dict[int, int], offset: int,
-                  rng: random.Random) -> dict[int, list[int]]:
+def resolve_round(own: dict[int, list[Tile]], blind: dict[int, int], offset: int,
+                  rng: random.Random) -> dict[int, list[Tile]]:
     """Tiles each position receives and keeps, given what each passes of its own and how many it forwards blind.
 
     CH7: every position sends its own tiles; one that owes ``b`` blind tiles forwards ``b`` random tiles from
@@ -49,7 +49,7 @@ def resolve_round(own: dict[int, list[int]], blind: dict[int, int], offset: int,
     """
     positions = sorted(own)
     target = {p: (p + offset) % 4 for p in positions}
-    inbox: dict[int, list[int]] = {p: [] for p in positions}
+    inbox: dict[int, list[Tile]] = {p: [] for p in positions}
     for p in positions:
         inbox[target[p]].extend(own[p])
     owed = dict(blind)
@@ -117,7 +117,7 @@ def announce_pass(stage: int) -> Event:
     return public(EventKind.CHARLESTON, step=step.name, blind_allowed=step.blind_allowed)
 
 
-def check_passable(ref: Referee, seat: int, tiles: Sequence[int]) -> None:
+def check_passable(ref: Referee, seat: int, tiles: Sequence[Tile]) -> None:
     """Refuse jokers and blanks (never passed) and tiles the seat does not hold."""
     for tile in tiles:
         if tile == Tile.J:

@@ -14,7 +14,7 @@ from .errors import IllegalAction
 from .events import Event, EventKind, public
 from .referee import Referee
 from .state import CallWindow, Claim, GameState
-from .tiles import name
+from .tiles import Tile, name
 from .turns import next_seat
 
 
@@ -52,7 +52,7 @@ def chow_seat(state: GameState, discarder: int) -> int | None:
     return next_seat(state, discarder)
 
 
-def set_call_kind(state: GameState, seat: int, tile: int, tiles: Sequence[int], window: CallWindow) -> str:
+def set_call_kind(state: GameState, seat: int, tile: Tile, tiles: Sequence[Tile], window: CallWindow) -> str:
     """``chow``, ``pung`` or ``kong`` for a call the rules allow (its tiles not yet checked against the rack);
     refuses anything else with the reason."""
     if window.mahjong_only:

@@ -16,7 +16,7 @@ from .rules import RulesError, TableRules
 from .state import GameState, Phase, Seat, Turn
 from .tiles import Tile, TileSet, code, display_sorted
 
-Deal = tuple[Sequence[Sequence[int]], Sequence[int]]  # hands by seat, then the first tiles of the wall
+Deal = tuple[Sequence[Sequence[Tile]], Sequence[Tile]]  # hands by seat, then the first tiles of the wall
 
 
 def deal_game(card: Card, rules: TableRules, seed: int, *, east: int, game_no: int,

@@ -8,10 +8,11 @@ from .matching import CheckResult
 from .payouts import payouts
 from .referee import Referee
 from .state import Payout, Phase, Result
+from .tiles import Tile
 
 
 def win(ref: Referee, seat: int, result: CheckResult, how: str, discarder: int | None = None,
-        tile: int | None = None) -> list[Event]:
+        tile: Tile | None = None) -> list[Event]:
     """``seat`` wins with the best line of ``result``; ``how`` is self_pick, discard or heavenly; ``tile`` is the
     tile that won it (the discard taken or the tile drawn), shown marked in the winning hand."""
     match = result.best

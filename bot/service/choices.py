@@ -52,7 +52,7 @@ class TilePick:
 
     kind: str  # "charleston" or "courtesy"
     step: str  # "first right", ..., "courtesy"
-    options: tuple[tuple[str, int], ...]
+    options: tuple[tuple[str, Tile], ...]
     min_tiles: int
     max_tiles: int
     blind: tuple[int, ...]
@@ -141,7 +141,7 @@ def choices_for(view: SeatView, token: str | None) -> SeatChoices:
                        _group_swaps(swaps, table.discards), votes, pick, kongs)
 
 
-def _call_label(call: Call, tile: int, wild: int | None) -> str:
+def _call_label(call: Call, tile: Tile, wild: Tile | None) -> str:
     """``Pung of 5 Dot``, ``Kong of 7 Dot with 3 flowers`` (1946), ``Chow 4-5-6 Dot`` (classical)."""
     return _capital(group_words([tile, *call.tiles], wild))
 
@@ -150,8 +150,8 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _rack_options(rack: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
-    seen: Counter[int] = Counter()
+def _rack_options(rack: tuple[Tile, ...]) -> tuple[tuple[str, Tile], ...]:
+    seen: Counter[Tile] = Counter()
     options = []
     for tile in rack:
         if tile in (Tile.J, Tile.BL):
@@ -165,7 +165,7 @@ def _rack_options(rack: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
 _SWAP_GROUPS = ((Suit.BAM, "Bams"), (Suit.CRAK, "Craks"), (Suit.DOT, "Dots"), (None, "Winds, dragons, flowers"))
 
 
-def _group_swaps(swaps: list[SwapBlank], discards: tuple[tuple[int, int], ...]) -> tuple[
+def _group_swaps(swaps: list[SwapBlank], discards: tuple[tuple[int, Tile], ...]) -> tuple[
         tuple[str, tuple[Choice, ...]], ...]:
     groups = []
     for suit, label in _SWAP_GROUPS:

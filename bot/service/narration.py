@@ -28,7 +28,7 @@ HOW = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with 
 WINDS = ("East", "South", "West", "North")
 
 
-def tiles_text(tiles: Iterable[int]) -> str:
+def tiles_text(tiles: Iterable[Tile]) -> str:
     """Tiles by name: "5 Dot", "5 Dot and North", "5 Dot, North and Joker"; "nothing" for none."""
     names = [name(t) for t in tiles]
     if not names:
