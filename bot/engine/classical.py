@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import events as ev
 from .actions import Action, DeclareKong, DeclareMahJongg, Discard
 from .card import Card
 from .ending import end, false_mahjong
 from .errors import IllegalAction
-from .events import Event, EventKind, private, public
+from .events import Event, private, public
 from .referee import Referee
 from .rules import CLASSICAL_CARD
 from .sets import arrange, is_complete
@@ -53,8 +54,8 @@ def win(ref: Referee, seat: int, how: str, discarder: int | None = None, tile: T
     assert groups is not None, "a classical win is checked before it is declared"
     value = state.rules.base
     outcome = Result(how, seat, LINE, value, None, discarder, False, False, groups, tile)
-    return [public(EventKind.MAHJONG, seat, line=LINE, section=SECTION, value=value, how=how,
-                   discarder=discarder, jokerless=False, tiles=groups),
+    hand = tuple(tuple(g) for g in groups)
+    return [public(ev.Mahjong(LINE, SECTION, value, how, discarder, jokerless=False, tiles=hand), seat),
             *end(ref, outcome)]
 
 
@@ -65,7 +66,7 @@ def replacement_draw(ref: Referee, seat: int) -> list[Event]:
     state.seats[seat].rack.append(tile)
     state.phase = Phase.PLAY
     state.turn_state = Turn.after_draw(seat, tile)
-    return [public(EventKind.REPLACEMENT, seat, wall=len(state.wall)), private(EventKind.DREW, seat, tile=tile)]
+    return [public(ev.Replacement(wall=len(state.wall)), seat), private(ev.Drew(tile=tile), seat)]
 
 
 def kong_refusal(state: GameState, seat: int, tile: Tile) -> str | None:
@@ -106,8 +107,8 @@ def declare_kong(ref: Referee, action: DeclareKong) -> list[Event]:
         chair.rack.remove(action.tile)
         pung.tiles.append(action.tile)
         exposure = pung
-    events = [public(EventKind.KONG, action.seat, tile=action.tile, tiles=list(exposure.tiles),
-                     concealed=concealed, added=not concealed)]
+    events = [public(ev.Kong(action.tile, tuple(exposure.tiles), concealed=concealed, added=not concealed),
+                     action.seat)]
     return events + replacement_draw(ref, action.seat)
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import events as ev
 from .actions import Call
 from .calls import late_claim, maybe_resolve, open_window
 from .classical import complete, is_chow
 from .ending import false_mahjong
 from .errors import IllegalAction
-from .events import Event, EventKind, public
+from .events import Event, public
 from .referee import Referee
 from .state import CallWindow, Claim, GameState
 from .tiles import Tile, name
@@ -35,13 +36,12 @@ def call(ref: Referee, action: Call) -> list[Event]:
                 events += maybe_resolve(ref, window)
             return events
         window.claims.append(Claim(action.seat, [], True))
-        events = [public(EventKind.CALL, action.seat, mahjong=True)]
+        events = [public(ev.Call(mahjong=True), action.seat)]
     else:
         kind = set_call_kind(state, action.seat, tile, action.tiles, window)
         ref.require_in_rack(action.seat, action.tiles)
         window.claims.append(Claim(action.seat, list(action.tiles), False))
-        events = [public(EventKind.CALL, action.seat, mahjong=False, size=len(action.tiles) + 1,
-                         chow=kind == "chow")]
+        events = [public(ev.Call(mahjong=False, size=len(action.tiles) + 1, chow=kind == "chow"), action.seat)]
     if window is state.late_window:
         return events + late_claim(ref, window)
     return events + maybe_resolve(ref, window)
