@@ -165,7 +165,7 @@ def _blank_swaps(game: Game, seat: int) -> list[Action]:
     state = game.state
     if blank_swap_refusal(state, seat):
         return []
-    seen: set[int] = set()
+    seen: set[Tile] = set()
     swaps: list[Action] = []
     for n, (_, tile) in enumerate(state.discards):
         if tile not in seen and not dead_discard_refusal(state, n):
