@@ -8,7 +8,7 @@ import io
 
 import discord
 
-from bot.engine import events as ev
+from bot.engine import payloads
 from bot.engine.state import Phase
 from bot.engine.tiles import name
 from bot.engine.views import PublicView
@@ -253,24 +253,24 @@ def confirmation(update: SeatUpdate) -> str:
         if event.seat != update.seat:
             continue
         match event.payload:
-            case ev.Discard(tile=tile):
+            case payloads.Discard(tile=tile):
                 return f"You discarded {name(tile)}."
-            case ev.Call(mahjong=mahjong):
+            case payloads.Call(mahjong=mahjong):
                 return "You called it for Mah Jongg!" if mahjong else "You called it."
-            case ev.Pass():
+            case payloads.Pass():
                 return "You passed."
-            case ev.Hold():
+            case payloads.Hold():
                 return "The table waits a little longer for you."
-            case ev.CharlestonPassed(blind=blind):
+            case payloads.CharlestonPassed(blind=blind):
                 return "Passed." if not blind else f"Passed, {blind} blind."
-            case ev.CharlestonVoted(stop=stop):
+            case payloads.CharlestonVoted(stop=stop):
                 return "You voted to stop." if stop else "You voted to go on."
-            case ev.CourtesyOffered(count=count):
+            case payloads.CourtesyOffered(count=count):
                 return f"You offered {count} across."
-            case ev.JokerExchange(tile=tile):
+            case payloads.JokerExchange(tile=tile):
                 return f"You gave {name(tile)} for a joker."
-            case ev.BlankSwap(tile=tile):
+            case payloads.BlankSwap(tile=tile):
                 return f"You swapped a blank for {name(tile)}."
-            case ev.Mahjong():
+            case payloads.Mahjong():
                 return "Mah Jongg!"
     return "Done."

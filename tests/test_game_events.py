@@ -15,7 +15,7 @@ import pytest
 from support.game_tables import CARD_1946, PRACTICE
 
 from bot.ai.selfplay import play_game
-from bot.engine import events as ev
+from bot.engine import payloads
 from bot.engine.events import ENGINE_KINDS, KIND_OF, PAYLOADS, Event, EventKind, private, public
 from bot.engine.game import Game
 from bot.engine.rules import table_rules
@@ -85,7 +85,7 @@ def test_the_vocabulary_is_documented_and_the_service_kinds_are_public() -> None
 
 def test_engine_code_names_event_kinds_by_member() -> None:
     """No event is made from a bare string: every ``public``/``private``/``Event`` call in the engine and the
-    service names a payload class of :mod:`bot.engine.events` (``ev.Discard(...)``), which names its kind."""
+    service names a payload class of :mod:`bot.engine.payloads` (``payloads.Discard(...)``), which names its kind."""
     classes = {cls.__name__ for cls in PAYLOADS.values()}
     bare: list[str] = []
     for path in sorted([*ENGINE.glob("*.py"), *(BOT / "service").glob("*.py")]):
@@ -94,7 +94,7 @@ def test_engine_code_names_event_kinds_by_member() -> None:
                     and node.func.id in ("public", "private", "Event") and node.args):
                 made = node.args[0]
                 named = isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) \
-                    and isinstance(made.func.value, ast.Name) and made.func.value.id == "ev" \
+                    and isinstance(made.func.value, ast.Name) and made.func.value.id == "payloads" \
                     and made.func.attr in classes
                 if not named and path.name != "events.py":
                     bare.append(f"{path.name}:{node.lineno}")
@@ -104,7 +104,7 @@ def test_engine_code_names_event_kinds_by_member() -> None:
 def test_every_kind_has_exactly_one_payload_class_and_every_class_one_kind() -> None:
     assert set(PAYLOADS) == set(EventKind)
     assert len(set(PAYLOADS.values())) == len(PAYLOADS)
-    assert set(typing.get_args(ev.Payload)) == set(PAYLOADS.values())
+    assert set(typing.get_args(payloads.Payload)) == set(PAYLOADS.values())
     assert {cls: kind for cls, kind in KIND_OF.items()} == {cls: kind for kind, cls in PAYLOADS.items()}
     for kind, cls in PAYLOADS.items():
         assert cls.__name__ == "".join(word.capitalize() for word in kind.name.split("_")), (kind, cls)
@@ -137,29 +137,30 @@ def test_the_replay_form_is_unchanged() -> None:
     that apply only sometimes are left out when they do not, tiles are codes, transfers their own JSON."""
     T = Tile
     cases = [
-        (public(ev.Call(mahjong=True), 2), '{"type": "call", "seat": 2, "private": false, "mahjong": true}'),
-        (public(ev.Call(mahjong=False, size=3), 2),
+        (public(payloads.Call(mahjong=True), 2), '{"type": "call", "seat": 2, "private": false, "mahjong": true}'),
+        (public(payloads.Call(mahjong=False, size=3), 2),
          '{"type": "call", "seat": 2, "private": false, "mahjong": false, "size": 3}'),
-        (public(ev.Call(mahjong=False, size=3, chow=True), 1),
+        (public(payloads.Call(mahjong=False, size=3, chow=True), 1),
          '{"type": "call", "seat": 1, "private": false, "mahjong": false, "size": 3, "chow": true}'),
-        (public(ev.WindowClosed(claimed=False), 0),
+        (public(payloads.WindowClosed(claimed=False), 0),
          '{"type": "window_closed", "seat": 0, "private": false, "claimed": false}'),
-        (public(ev.WindowClosed(claimed=True, winner=3), 0),
+        (public(payloads.WindowClosed(claimed=True, winner=3), 0),
          '{"type": "window_closed", "seat": 0, "private": false, "claimed": true, "winner": 3}'),
-        (public(ev.CourtesyExchanged(partner=None, count=2), 1),
+        (public(payloads.CourtesyExchanged(partner=None, count=2), 1),
          '{"type": "courtesy_exchanged", "seat": 1, "private": false, "partner": null, "count": 2}'),
-        (private(ev.Drew(T.D5), 3), '{"type": "drew", "seat": 3, "private": true, "tile": "5D"}'),
-        (public(ev.Exposure(T.N, (T.N, T.J, T.J), 1), 2),
+        (private(payloads.Drew(T.D5), 3), '{"type": "drew", "seat": 3, "private": true, "tile": "5D"}'),
+        (public(payloads.Exposure(T.N, (T.N, T.J, T.J), 1), 2),
          '{"type": "exposure", "seat": 2, "private": false, "tile": "N", "tiles": ["N", "J", "J"], "called_from": 1}'),
-        (public(ev.Mahjong("369-4", "369", 25, "discard", 1, False, ((T.B3, T.B3), (T.RD,))), 0),
+        (public(payloads.Mahjong("369-4", "369", 25, "discard", 1, False, ((T.B3, T.B3), (T.RD,))), 0),
          '{"type": "mahjong", "seat": 0, "private": false, "line": "369-4", "section": "369", "value": 25, '
          '"how": "discard", "discarder": 1, "jokerless": false, "tiles": [["3B", "3B"], ["RD"]]}'),
-        (public(ev.GameOver("discard", (Payout(1, 0, 50, "value"),)), 0),
+        (public(payloads.GameOver("discard", (Payout(1, 0, 50, "value"),)), 0),
          '{"type": "game_over", "seat": 0, "private": false, "how": "discard", '
          '"payouts": [{"from": 1, "to": 0, "amount": 50, "reason": "value"}]}'),
-        (public(ev.TableOpened(table_id=7)), '{"type": "table_opened", "seat": null, "private": false, "table_id": 7}'),
-        (public(ev.Left(name=None), 3), '{"type": "left", "seat": 3, "private": false, "name": null}'),
-        (public(ev.Away(), 3), '{"type": "computer_takes_over", "seat": 3, "private": false}'),
+        (public(payloads.TableOpened(table_id=7)),
+         '{"type": "table_opened", "seat": null, "private": false, "table_id": 7}'),
+        (public(payloads.Left(name=None), 3), '{"type": "left", "seat": 3, "private": false, "name": null}'),
+        (public(payloads.Away(), 3), '{"type": "computer_takes_over", "seat": 3, "private": false}'),
     ]
     for event, text in cases:
         assert json.dumps(event.to_json()) == text
@@ -167,12 +168,12 @@ def test_the_replay_form_is_unchanged() -> None:
 
 def test_privacy_is_the_kinds() -> None:
     """A private kind is made for its seat alone and seen by it alone; a public one is seen by everyone."""
-    drew = private(ev.Drew(Tile.J), 2)
+    drew = private(payloads.Drew(Tile.J), 2)
     assert drew.private and drew.type is EventKind.DREW and drew.seat == 2
     assert [drew.visible_to(s) for s in (None, 0, 1, 2, 3)] == [False, False, False, True, False]
-    discard = public(ev.Discard(Tile.J), 2)
+    discard = public(payloads.Discard(Tile.J), 2)
     assert not discard.private and all(discard.visible_to(s) for s in (None, 0, 1, 2, 3))
     with pytest.raises(AssertionError):
-        public(ev.Rack(()), 1)
+        public(payloads.Rack(()), 1)
     with pytest.raises(AssertionError):
-        private(ev.Discard(Tile.J), 1)
+        private(payloads.Discard(Tile.J), 1)

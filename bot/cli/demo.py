@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.ai.selfplay import play_game
-from bot.engine import events as ev
+from bot.engine import payloads
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
@@ -52,25 +52,25 @@ class Narrator:
     def line(self, event: Event) -> str:
         """The line for one event, or "" when the demo leaves it out."""
         match event.payload:
-            case ev.Charleston() | ev.Courtesy() | ev.Play():
+            case payloads.Charleston() | payloads.Courtesy() | payloads.Play():
                 return f"-- {describe(event, self.wind)} --"
-            case ev.CharlestonReceived() | ev.CourtesyReceived():
+            case payloads.CharlestonReceived() | payloads.CourtesyReceived():
                 return f"   {describe(event, self.wind)}"
-            case ev.CourtesyExchanged(count=count) if count:
+            case payloads.CourtesyExchanged(count=count) if count:
                 return f"   {describe(event, self.wind)}"
-            case ev.Drew() if event.seat is not None:
+            case payloads.Drew() if event.seat is not None:
                 self.drawn[event.seat] = event
                 return ""
-            case ev.Discard() if event.seat is not None:
+            case payloads.Discard() if event.seat is not None:
                 drew = self.drawn.pop(event.seat, None)
                 return (describe(drew, self.wind) + " " if drew is not None else "") + describe(event, self.wind)
-            case ev.Mahjong():
+            case payloads.Mahjong():
                 return self.mahjong_line(event, event.payload)
-            case ev.GameOver(how=how) if how != "wall":
+            case payloads.GameOver(how=how) if how != "wall":
                 return ""
         return describe(event, self.wind) if event.type in self.SHOWN else ""
 
-    def mahjong_line(self, event: Event, won: ev.Mahjong) -> str:
+    def mahjong_line(self, event: Event, won: payloads.Mahjong) -> str:
         """The Mah Jongg, the card line it matched and the hand, group by group."""
         groups = "  ".join(_tiles(g) for g in won.tiles)
         # A draw is told together with the discard that follows it; a winning draw has no discard, so it is

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import events as ev
+from . import payloads
 from .actions import CharlestonPass, CharlestonVote, CourtesyOffer
 from .errors import IllegalAction
 from .events import Event, private, public
@@ -99,7 +99,7 @@ def charleston_pass(ref: Referee, action: CharlestonPass) -> list[Event]:
                             f"makes {len(action.tiles) + action.blind}.")
     check_passable(ref, action.seat, action.tiles)
     cs.passes[action.seat] = (list(action.tiles), action.blind)
-    events = [public(ev.CharlestonPassed(blind=action.blind), action.seat)]
+    events = [public(payloads.CharlestonPassed(blind=action.blind), action.seat)]
     if all(s in cs.passes for s in state.players):
         events += resolve_pass(ref)
     return events
@@ -115,7 +115,7 @@ def pending(ref: Referee, phase: Phase) -> CharlestonState:
 def announce_pass(stage: int) -> Event:
     """The event that opens pass number ``stage``."""
     step = PASSES[stage]
-    return public(ev.Charleston(step=step.name, blind_allowed=step.blind_allowed))
+    return public(payloads.Charleston(step=step.name, blind_allowed=step.blind_allowed))
 
 
 def check_passable(ref: Referee, seat: int, tiles: Sequence[Tile]) -> None:
@@ -150,12 +150,12 @@ def resolve_pass(ref: Referee) -> list[Event]:
             cs.bob_in.extend(tiles)
             continue
         state.seats[s].rack.extend(tiles)
-        events.append(private(ev.CharlestonReceived(tiles=tuple(display_sorted(tiles)), step=step.name), s))
-    events.append(public(ev.CharlestonStepDone(step=step.name)))
+        events.append(private(payloads.CharlestonReceived(tiles=tuple(display_sorted(tiles)), step=step.name), s))
+    events.append(public(payloads.CharlestonStepDone(step=step.name)))
     cs.passes = {}
     if cs.stage == FIRST_CHARLESTON_END and state.rules.second_charleston:
         state.phase = Phase.CHARLESTON_VOTE
-        return [*events, public(ev.CharlestonVote())]
+        return [*events, public(payloads.CharlestonVote())]
     if cs.stage == FIRST_CHARLESTON_END or cs.stage == len(PASSES) - 1:
         return events + after_passes(ref)
     cs.stage += 1
@@ -174,7 +174,7 @@ def after_passes(ref: Referee) -> list[Event]:
     state = ref.state
     if state.rules.courtesy_pass:
         state.phase = Phase.COURTESY
-        return [public(ev.Courtesy())]
+        return [public(payloads.Courtesy())]
     return finish_charleston(ref)
 
 
@@ -189,7 +189,7 @@ def finish_charleston(ref: Referee) -> list[Event]:
         rng = state.rng()
         rng.shuffle(leftover)
         state.wall.extend(leftover)
-    return [public(ev.CharlestonDone()), *begin_play(ref)]
+    return [public(payloads.CharlestonDone()), *begin_play(ref)]
 
 
 def charleston_vote(ref: Referee, action: CharlestonVote) -> list[Event]:
@@ -199,11 +199,11 @@ def charleston_vote(ref: Referee, action: CharlestonVote) -> list[Event]:
     if action.seat in cs.votes:
         raise IllegalAction("You have already voted.")
     cs.votes[action.seat] = action.stop
-    events = [public(ev.CharlestonVoted(stop=action.stop), action.seat)]
+    events = [public(payloads.CharlestonVoted(stop=action.stop), action.seat)]
     if action.stop:
         # CH3: any one player may stop; the courtesy pass still happens.
         cs.votes = {}
-        return [*events, public(ev.CharlestonStopped(), action.seat), *after_passes(ref)]
+        return [*events, public(payloads.CharlestonStopped(), action.seat), *after_passes(ref)]
     if all(s in cs.votes for s in state.players):
         cs.votes = {}
         cs.stage += 1
@@ -222,7 +222,7 @@ def courtesy_offer(ref: Referee, action: CourtesyOffer) -> list[Event]:
         raise IllegalAction("A courtesy pass is 0 to 3 tiles.")
     check_passable(ref, action.seat, action.tiles)
     cs.offers[action.seat] = list(action.tiles)
-    events = [public(ev.CourtesyOffered(count=len(action.tiles)), action.seat)]
+    events = [public(payloads.CourtesyOffered(count=len(action.tiles)), action.seat)]
     if not all(s in cs.offers for s in state.players):
         return events
     bob = bob_seat(state)
@@ -243,9 +243,9 @@ def courtesy_offer(ref: Referee, action: CourtesyOffer) -> list[Event]:
             state.seats[partner].rack.remove(tile)
         state.seats[s].rack.extend(take)
         state.seats[partner].rack.extend(give)
-        events.append(public(ev.CourtesyExchanged(partner=partner, count=count), s))
-        events.append(private(ev.CourtesyReceived(tiles=tuple(display_sorted(take))), s))
-        events.append(private(ev.CourtesyReceived(tiles=tuple(display_sorted(give))), partner))
+        events.append(public(payloads.CourtesyExchanged(partner=partner, count=count), s))
+        events.append(private(payloads.CourtesyReceived(tiles=tuple(display_sorted(take))), s))
+        events.append(private(payloads.CourtesyReceived(tiles=tuple(display_sorted(give))), partner))
     return events + finish_charleston(ref)
 
 
@@ -263,5 +263,5 @@ def courtesy_with_bob(ref: Referee, seat: int) -> list[Event]:
         state.seats[seat].rack.remove(tile)
     state.seats[seat].rack.extend(take)
     cs.bob_in.extend(give)
-    return [public(ev.CourtesyExchanged(partner=None, count=count), seat),
-            private(ev.CourtesyReceived(tiles=tuple(display_sorted(take))), seat)]
+    return [public(payloads.CourtesyExchanged(partner=None, count=count), seat),
+            private(payloads.CourtesyReceived(tiles=tuple(display_sorted(take))), seat)]

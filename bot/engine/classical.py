@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import events as ev
+from . import payloads
 from .actions import Action, DeclareKong, DeclareMahJongg, Discard
 from .card import Card
 from .ending import end, false_mahjong
@@ -55,7 +55,7 @@ def win(ref: Referee, seat: int, how: str, discarder: int | None = None, tile: T
     value = state.rules.base
     outcome = Result(how, seat, LINE, value, None, discarder, False, False, groups, tile)
     hand = tuple(tuple(g) for g in groups)
-    return [public(ev.Mahjong(LINE, SECTION, value, how, discarder, jokerless=False, tiles=hand), seat),
+    return [public(payloads.Mahjong(LINE, SECTION, value, how, discarder, jokerless=False, tiles=hand), seat),
             *end(ref, outcome)]
 
 
@@ -66,7 +66,7 @@ def replacement_draw(ref: Referee, seat: int) -> list[Event]:
     state.seats[seat].rack.append(tile)
     state.phase = Phase.PLAY
     state.turn_state = Turn.after_draw(seat, tile)
-    return [public(ev.Replacement(wall=len(state.wall)), seat), private(ev.Drew(tile=tile), seat)]
+    return [public(payloads.Replacement(wall=len(state.wall)), seat), private(payloads.Drew(tile=tile), seat)]
 
 
 def kong_refusal(state: GameState, seat: int, tile: Tile) -> str | None:
@@ -107,7 +107,7 @@ def declare_kong(ref: Referee, action: DeclareKong) -> list[Event]:
         chair.rack.remove(action.tile)
         pung.tiles.append(action.tile)
         exposure = pung
-    events = [public(ev.Kong(action.tile, tuple(exposure.tiles), concealed=concealed, added=not concealed),
+    events = [public(payloads.Kong(action.tile, tuple(exposure.tiles), concealed=concealed, added=not concealed),
                      action.seat)]
     return events + replacement_draw(ref, action.seat)
 

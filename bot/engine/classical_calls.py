@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import events as ev
+from . import payloads
 from .actions import Call
 from .calls import late_claim, maybe_resolve, open_window
 from .classical import complete, is_chow
@@ -36,12 +36,12 @@ def call(ref: Referee, action: Call) -> list[Event]:
                 events += maybe_resolve(ref, window)
             return events
         window.claims.append(Claim(action.seat, [], True))
-        events = [public(ev.Call(mahjong=True), action.seat)]
+        events = [public(payloads.Call(mahjong=True), action.seat)]
     else:
         kind = set_call_kind(state, action.seat, tile, action.tiles, window)
         ref.require_in_rack(action.seat, action.tiles)
         window.claims.append(Claim(action.seat, list(action.tiles), False))
-        events = [public(ev.Call(mahjong=False, size=len(action.tiles) + 1, chow=kind == "chow"), action.seat)]
+        events = [public(payloads.Call(mahjong=False, size=len(action.tiles) + 1, chow=kind == "chow"), action.seat)]
     if window is state.late_window:
         return events + late_claim(ref, window)
     return events + maybe_resolve(ref, window)

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from . import events as ev
+from . import payloads
 from .card import Card
 from .errors import TileError
 from .events import Event, private, public
@@ -44,8 +44,8 @@ def deal_game(card: Card, rules: TableRules, seed: int, *, east: int, game_no: i
     else:
         _deal_given(state, tile_set, rng, deal)
         state.deal = {"hands": [[code(t) for t in h] for h in deal[0]], "wall": [code(t) for t in deal[1]]}
-    events = [public(ev.Deal(east=east, wall=len(state.wall), game_no=game_no))]
-    events += [private(ev.Rack(tiles=tuple(display_sorted(state.seats[s].rack))), s) for s in state.players]
+    events = [public(payloads.Deal(east=east, wall=len(state.wall), game_no=game_no))]
+    events += [private(payloads.Rack(tiles=tuple(display_sorted(state.seats[s].rack))), s) for s in state.players]
     return state, events
 
 

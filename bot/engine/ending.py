@@ -3,7 +3,7 @@ dead, a false declaration at a strict table (docs/rules.md §6, §7)."""
 
 from __future__ import annotations
 
-from . import events as ev
+from . import payloads
 from .events import Event, public
 from .matching import CheckResult
 from .payouts import payouts
@@ -21,7 +21,7 @@ def win(ref: Referee, seat: int, result: CheckResult, how: str, discarder: int |
     line = match.line
     outcome = Result(how, seat, line.id, line.value, line.east_value, discarder, match.jokerless,
                      line.singles_and_pairs, [list(g) for g in match.arrangement], tile)
-    return [public(ev.Mahjong(line.id, line.section, line.value, how, discarder, match.pays_jokerless,
+    return [public(payloads.Mahjong(line.id, line.section, line.value, how, discarder, match.pays_jokerless,
                               match.arrangement), seat),
             *end(ref, outcome)]
 
@@ -32,7 +32,7 @@ def end(ref: Referee, result: Result) -> list[Event]:
     state.result = result
     state.phase = Phase.FINISHED
     state.window = None
-    return [public(ev.GameOver(how=result.how, payouts=tuple(payouts(state))), result.winner)]
+    return [public(payloads.GameOver(how=result.how, payouts=tuple(payouts(state))), result.winner)]
 
 
 def kill(ref: Referee, seat: int, reason: str) -> list[Event]:
@@ -40,14 +40,14 @@ def kill(ref: Referee, seat: int, reason: str) -> list[Event]:
     state = ref.state
     state.seats[seat].dead = True
     state.seats[seat].dead_reason = reason
-    return [public(ev.DeadHand(reason=reason), seat)]
+    return [public(payloads.DeadHand(reason=reason), seat)]
 
 
 def false_mahjong(ref: Referee, seat: int) -> list[Event]:
     """Strict mode (§11.1, M4b): a declaration that is not Mah Jongg exposed the hand, so it is dead; the
     1946 rules add a penalty to each intact player. The caller moves play on."""
     state = ref.state
-    events = [public(ev.FalseMahjong(), seat)]
+    events = [public(payloads.FalseMahjong(), seat)]
     penalty = state.rules.false_mahjong_penalty
     if penalty:
         for other in state.live_seats:

@@ -3,7 +3,7 @@ blank for a dead discard, and declaring Mah Jongg on one's own turn (or East's h
 
 from __future__ import annotations
 
-from . import events as ev
+from . import payloads
 from .actions import DeclareMahJongg, ExchangeJoker, SwapBlank
 from .ending import false_mahjong, win
 from .errors import IllegalAction
@@ -39,7 +39,7 @@ def exchange_joker(ref: Referee, action: ExchangeJoker) -> list[Event]:
     rack.append(Tile.J)
     exposure.tiles[exposure.tiles.index(Tile.J)] = action.tile
     state.turn_state = state.turn_state.with_exchange()
-    events = [public(ev.JokerExchange(owner=action.owner, exposure=action.exposure, tile=action.tile), action.seat)]
+    events = [public(payloads.JokerExchange(action.owner, action.exposure, action.tile), action.seat)]
     # §11.6: the natural now lies in an exposure, out of the others' reach (and out of the giver's).
     events += recheck(ref)
     if state.seats[action.seat].dead:
@@ -59,7 +59,7 @@ def swap_blank(ref: Referee, action: SwapBlank) -> list[Event]:
     rack.remove(Tile.BL)
     rack.append(tile)
     state.discards[action.discard] = (owner, Tile.BL)
-    return [public(ev.BlankSwap(discard=action.discard, tile=tile), action.seat)]
+    return [public(payloads.BlankSwap(discard=action.discard, tile=tile), action.seat)]
 
 
 def declare(ref: Referee, action: DeclareMahJongg) -> list[Event]:

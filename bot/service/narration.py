@@ -17,9 +17,52 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import assert_never
 
-from bot.engine import events as ev
 from bot.engine.card import Card
 from bot.engine.events import Event, EventKind
+from bot.engine.payloads import (
+    Away,
+    Back,
+    BlankSwap,
+    Call,
+    CallWindow,
+    Charleston,
+    CharlestonDone,
+    CharlestonPassed,
+    CharlestonReceived,
+    CharlestonStepDone,
+    CharlestonStopped,
+    CharlestonVote,
+    CharlestonVoted,
+    ComputerAdded,
+    Courtesy,
+    CourtesyExchanged,
+    CourtesyOffered,
+    CourtesyReceived,
+    DeadHand,
+    Deal,
+    Discard,
+    Draw,
+    DrawReturned,
+    Drew,
+    Exposure,
+    FalseMahjong,
+    GameOver,
+    Hold,
+    Joined,
+    JokerExchange,
+    Kong,
+    Left,
+    Mahjong,
+    Pass,
+    Payload,
+    Play,
+    Rack,
+    Replacement,
+    TableClosed,
+    TableOpened,
+    Turn,
+    WindowClosed,
+)
 from bot.engine.tiles import Tile, name
 from bot.engine.wording import call_words, chips, group_words, line_called
 
@@ -36,13 +79,13 @@ HOW = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with 
 WINDS = ("East", "South", "West", "North")
 
 # The families of kinds, each told by one sentence-maker below.
-_Private = ev.Rack | ev.Drew | ev.CharlestonReceived | ev.CourtesyReceived
-_Passes = (ev.Charleston | ev.CharlestonPassed | ev.CharlestonStepDone | ev.CharlestonVote | ev.CharlestonVoted
-           | ev.CharlestonStopped | ev.Courtesy | ev.CourtesyOffered | ev.CourtesyExchanged | ev.CharlestonDone)
-_Turns = ev.Play | ev.Turn | ev.Draw | ev.DrawReturned | ev.Discard | ev.Kong | ev.Replacement
-_Calls = ev.CallWindow | ev.Call | ev.Pass | ev.Hold | ev.WindowClosed | ev.Exposure | ev.JokerExchange | ev.BlankSwap
-_End = ev.Mahjong | ev.DeadHand | ev.FalseMahjong | ev.GameOver
-_Table = ev.Deal | ev.TableOpened | ev.Joined | ev.Left | ev.ComputerAdded | ev.TableClosed | ev.Away | ev.Back
+_Private = Rack | Drew | CharlestonReceived | CourtesyReceived
+_Passes = (Charleston | CharlestonPassed | CharlestonStepDone | CharlestonVote | CharlestonVoted
+           | CharlestonStopped | Courtesy | CourtesyOffered | CourtesyExchanged | CharlestonDone)
+_Turns = Play | Turn | Draw | DrawReturned | Discard | Kong | Replacement
+_Calls = CallWindow | Call | Pass | Hold | WindowClosed | Exposure | JokerExchange | BlankSwap
+_End = Mahjong | DeadHand | FalseMahjong | GameOver
+_Table = Deal | TableOpened | Joined | Left | ComputerAdded | TableClosed | Away | Back
 
 
 def tiles_text(tiles: Iterable[Tile]) -> str:
@@ -96,23 +139,23 @@ def describe(event: Event, who: Namer, *, you: int | None = None, card: Card | N
     return _sentence(event.payload, _Told(me, mine, event.seat, who, you, card))
 
 
-def _sentence(payload: ev.Payload, t: _Told) -> str:
+def _sentence(payload: Payload, t: _Told) -> str:
     match payload:
-        case ev.Rack() | ev.Drew() | ev.CharlestonReceived() | ev.CourtesyReceived():
+        case Rack() | Drew() | CharlestonReceived() | CourtesyReceived():
             return _private(payload, t)
-        case (ev.Charleston() | ev.CharlestonPassed() | ev.CharlestonStepDone() | ev.CharlestonVote()
-              | ev.CharlestonVoted() | ev.CharlestonStopped() | ev.Courtesy() | ev.CourtesyOffered()
-              | ev.CourtesyExchanged() | ev.CharlestonDone()):
+        case (Charleston() | CharlestonPassed() | CharlestonStepDone() | CharlestonVote()
+              | CharlestonVoted() | CharlestonStopped() | Courtesy() | CourtesyOffered()
+              | CourtesyExchanged() | CharlestonDone()):
             return _passes(payload, t)
-        case ev.Play() | ev.Turn() | ev.Draw() | ev.DrawReturned() | ev.Discard() | ev.Kong() | ev.Replacement():
+        case Play() | Turn() | Draw() | DrawReturned() | Discard() | Kong() | Replacement():
             return _turns(payload, t)
-        case (ev.CallWindow() | ev.Call() | ev.Pass() | ev.Hold() | ev.WindowClosed() | ev.Exposure()
-              | ev.JokerExchange() | ev.BlankSwap()):
+        case (CallWindow() | Call() | Pass() | Hold() | WindowClosed() | Exposure()
+              | JokerExchange() | BlankSwap()):
             return _calls(payload, t)
-        case ev.Mahjong() | ev.DeadHand() | ev.FalseMahjong() | ev.GameOver():
+        case Mahjong() | DeadHand() | FalseMahjong() | GameOver():
             return _end(payload, t)
-        case (ev.Deal() | ev.TableOpened() | ev.Joined() | ev.Left() | ev.ComputerAdded() | ev.TableClosed()
-              | ev.Away() | ev.Back()):
+        case (Deal() | TableOpened() | Joined() | Left() | ComputerAdded() | TableClosed()
+              | Away() | Back()):
             return _table(payload, t)
         case _:
             assert_never(payload)
@@ -121,15 +164,15 @@ def _sentence(payload: ev.Payload, t: _Told) -> str:
 def _private(p: _Private, t: _Told) -> str:
     """The tiles a seat was dealt, drew or received."""
     match p:
-        case ev.Rack(tiles=tiles):
+        case Rack(tiles=tiles):
             return f"{t.me} {t.verb('are', 'is')} dealt {tiles_text(tiles)}."
-        case ev.Drew(tile=tile):
+        case Drew(tile=tile):
             return f"{t.me} {t.verb('draw')} {name(tile)}."
-        case ev.CharlestonReceived(tiles=tiles, step=step):
+        case CharlestonReceived(tiles=tiles, step=step):
             if not tiles:
                 return f"{step.capitalize()}: {t.subject} {t.verb('receive')} nothing; what came went on blind."
             return f"{step.capitalize()}: {t.subject} {t.verb('receive')} {tiles_text(tiles)}."
-        case ev.CourtesyReceived(tiles=tiles):
+        case CourtesyReceived(tiles=tiles):
             if not tiles:
                 return ("Courtesy pass: nothing comes across, as one of the pair offered no tiles (the smaller offer "
                         "is swapped).")
@@ -141,26 +184,26 @@ def _private(p: _Private, t: _Told) -> str:
 def _passes(p: _Passes, t: _Told) -> str:
     """The Charleston and the courtesy pass, as the table sees them."""
     match p:
-        case ev.Charleston(step=step, blind_allowed=blind_allowed):
+        case Charleston(step=step, blind_allowed=blind_allowed):
             blind = "; a blind pass is allowed" if blind_allowed else ""
             return f"Charleston, {step}: pass 3 tiles{blind}."
-        case ev.CharlestonPassed(blind=blind):
+        case CharlestonPassed(blind=blind):
             return f"{t.me} {t.verb('pass', 'passes')}" + (f", {blind} blind." if blind else ".")
-        case ev.CharlestonStepDone(step=step):
+        case CharlestonStepDone(step=step):
             return f"The {step} is done."
-        case ev.CharlestonVote():
+        case CharlestonVote():
             return "Stop the Charleston here, or go on to the second one?"
-        case ev.CharlestonVoted(stop=stop):
+        case CharlestonVoted(stop=stop):
             return f"{t.me} {t.verb('vote')} to {'stop' if stop else 'go on'}."
-        case ev.CharlestonStopped():
+        case CharlestonStopped():
             return f"{t.me} {t.verb('stop')} the Charleston."
-        case ev.Courtesy():
+        case Courtesy():
             return "Courtesy pass: each player may offer 0 to 3 tiles across."
-        case ev.CourtesyOffered(count=count):
+        case CourtesyOffered(count=count):
             return f"{t.me} {t.verb('offer')} {count_text(count)} across."
-        case ev.CourtesyExchanged(partner=partner, count=count):
+        case CourtesyExchanged(partner=partner, count=count):
             return f"{t.me} and {'Bob' if partner is None else t.name_of(partner)} swap {count_text(count)}."
-        case ev.CharlestonDone():
+        case CharlestonDone():
             return "The Charleston is over."
         case _:
             assert_never(p)
@@ -169,21 +212,21 @@ def _passes(p: _Passes, t: _Told) -> str:
 def _turns(p: _Turns, t: _Told) -> str:
     """Play, turns and draws, discards and (classical) kongs."""
     match p:
-        case ev.Play(wall=wall):
+        case Play(wall=wall):
             return f"Play begins: East discards first. {wall} tiles in the wall."
-        case ev.Turn():
+        case Turn():
             return "Your turn." if t.mine else f"{t.me} to play."
-        case ev.Draw(wall=wall):
+        case Draw(wall=wall):
             return f"{t.me} {t.verb('draw')} a tile; {wall} left."
-        case ev.DrawReturned():
+        case DrawReturned():
             return f"{t.whose} drawn tile goes back to the wall."
-        case ev.Discard(tile=tile):
+        case Discard(tile=tile):
             return f"{t.me} {t.verb('discard')} {name(tile)}."
-        case ev.Kong(tile=tile, concealed=concealed):
+        case Kong(tile=tile, concealed=concealed):
             if concealed:
                 return f"{t.me} {t.verb('lay')} down a concealed kong of {name(tile)}."
             return f"{t.me} {t.verb('add')} the fourth {name(tile)} to a pung, making a kong."
-        case ev.Replacement(wall=wall):
+        case Replacement(wall=wall):
             return f"{t.me} {t.verb('draw')} a replacement tile from the end of the wall; {wall} left."
         case _:
             assert_never(p)
@@ -192,33 +235,33 @@ def _turns(p: _Turns, t: _Told) -> str:
 def _calls(p: _Calls, t: _Told) -> str:
     """A discard's call window and its answers, the exposures they make, and the exchanges with exposures."""
     match p:
-        case ev.CallWindow(tile=tile, mahjong_only=mahjong_only):
+        case CallWindow(tile=tile, mahjong_only=mahjong_only):
             only = ", for Mah Jongg only" if mahjong_only else ""
             return f"{name(tile)} may be called{only}."
-        case ev.Call(mahjong=mahjong, size=size, chow=chow):
+        case Call(mahjong=mahjong, size=size, chow=chow):
             if mahjong:
                 return f"{t.me} {t.verb('call')} it for Mah Jongg!"
             if chow:
                 return f"{t.me} {t.verb('call')} it for a chow."
             assert size is not None, "a call for an exposure names its size"
             return f"{t.me} {t.verb('call')} it for {call_words(size)}."
-        case ev.Pass():
+        case Pass():
             return f"{t.me} {t.verb('pass', 'passes')} on it."
-        case ev.Hold():
+        case Hold():
             return f"{t.me} {t.verb('ask')} the table to wait."
-        case ev.WindowClosed(claimed=claimed, winner=winner):
+        case WindowClosed(claimed=claimed, winner=winner):
             if not claimed:
                 return "Nobody calls it."
             if winner == t.you:
                 return "You take it."
             assert winner is not None, "a claimed window names its winner"
             return f"{t.who(winner)} takes it."
-        case ev.Exposure(tile=tile, tiles=tiles):
+        case Exposure(tile=tile, tiles=tiles):
             wild = Tile.F if Tile.F in tiles and tile != Tile.F else Tile.J
             return f"{t.me} {t.verb('expose')} a {group_words(tiles, wild)}."
-        case ev.JokerExchange(owner=owner, tile=tile):
+        case JokerExchange(owner=owner, tile=tile):
             return f"{t.me} {t.verb('give')} {name(tile)} for a joker from {_exposure_of(owner, t)} exposure."
-        case ev.BlankSwap(tile=tile):
+        case BlankSwap(tile=tile):
             return f"{t.me} {t.verb('swap')} a blank for the discarded {name(tile)}."
         case _:
             assert_never(p)
@@ -234,17 +277,17 @@ def _exposure_of(owner: int, t: _Told) -> str:
 def _end(p: _End, t: _Told) -> str:
     """How a hand or the game ends."""
     match p:
-        case ev.Mahjong():
+        case Mahjong():
             return _mahjong(p, t.me, t.card)
-        case ev.DeadHand(reason=reason):
+        case DeadHand(reason=reason):
             return f"{t.whose} hand is dead: {reason}."
-        case ev.FalseMahjong():
+        case FalseMahjong():
             return f"{t.me} declared Mah Jongg in error."
-        case ev.GameOver(how="wall"):
+        case GameOver(how="wall"):
             return "The wall is empty: a wall game, nobody pays."
-        case ev.GameOver(how="no_live_players"):
+        case GameOver(how="no_live_players"):
             return "Every hand is dead: the game ends and nobody pays."
-        case ev.GameOver():
+        case GameOver():
             return "Game over."
         case _:
             assert_never(p)
@@ -258,7 +301,7 @@ def how_won(how: str, discarder: int | None = None) -> str:
     return HOW.get(how, how.replace("_", " "))
 
 
-def _mahjong(p: ev.Mahjong, me: str, card: Card | None) -> str:
+def _mahjong(p: Mahjong, me: str, card: Card | None) -> str:
     how = how_won(p.how, p.discarder)
     if p.line == "classical":
         return f"Mah Jongg! {me} {'go' if me == 'You' else 'goes'} out with four sets and a pair, {how}, " \
@@ -271,23 +314,23 @@ def _mahjong(p: ev.Mahjong, me: str, card: Card | None) -> str:
 def _table(p: _Table, t: _Told) -> str:
     """The deal, and the table and its seats as the service tells them."""
     match p:
-        case ev.Deal(wall=wall, game_no=game_no):
+        case Deal(wall=wall, game_no=game_no):
             return f"Game {game_no} is dealt. {wall} tiles in the wall."
-        case ev.Away():
+        case Away():
             if t.mine:
                 return "A computer plays for you until you are back: use /back."
             return f"A computer plays for {t.me} until they are back."
-        case ev.Back():
+        case Back():
             return "You are back." if t.mine else f"{t.me} is back."
-        case ev.Joined(name=player):
+        case Joined(name=player):
             return f"{player or t.me} sits down."
-        case ev.Left(name=player):
+        case Left(name=player):
             return f"{player or t.me} leaves the table."
-        case ev.ComputerAdded(level=level):
+        case ComputerAdded(level=level):
             return f"A {level} computer player sits down."
-        case ev.TableOpened(table_id=table_id):
+        case TableOpened(table_id=table_id):
             return f"Table {table_id} is open."
-        case ev.TableClosed():
+        case TableClosed():
             return "The table is closed."
         case _:
             assert_never(p)
@@ -297,7 +340,7 @@ def private_notes(events: Iterable[Event], seat: int, who: Namer, card: Card | N
     """The seat's own private events in words for her (tiles dealt, tiles received in each pass), the tile drawn
     left out (her rack shows it)."""
     return [describe(e, who, you=seat, card=card) for e in events
-            if e.private and e.seat == seat and not isinstance(e.payload, ev.Drew)]
+            if e.private and e.seat == seat and not isinstance(e.payload, Drew)]
 
 
 def seat_name(name_of: str | None, wind: str | None, *, computer: bool = False, level: str | None = None) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.engine import events as ev
+from bot.engine import payloads
 from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold, PassCall
 from bot.engine.card import Card
 from bot.engine.errors import EngineError
@@ -276,7 +276,7 @@ class GamePlay:
         if at_once and table.auto_at is not None:
             table.auto_at = self.clock.now()  # they are late already
         await self._save_deadline(table)
-        update = self._publish(table, cause, [public(ev.Away(), s) for s in seats])
+        update = self._publish(table, cause, [public(payloads.Away(), s) for s in seats])
         await self._auto(table)
         return update
 
@@ -287,7 +287,7 @@ class GamePlay:
         game = table.game
         self._schedule(table, current_token(game) if game is not None else None, None)
         await self._save_deadline(table)
-        return self._publish(table, Cause.BACK, [public(ev.Back(), seat)])
+        return self._publish(table, Cause.BACK, [public(payloads.Back(), seat)])
 
 
 def _needs_draw(game: Game) -> bool:
