@@ -18,6 +18,7 @@ An event of a private kind is for ``seat`` alone (it names concealed tiles); eve
 everyone. :meth:`Event.to_json` is the replay form (docs/replay-format.md): the kind, seat and privacy, then the
 payload's fields in order, tiles as codes, a field that applies only sometimes left out when it does not.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
@@ -60,6 +61,7 @@ class EventKind(StrEnum):
         """What an event of this kind says."""
         return PAYLOADS[self].__doc__ or ""
 
+    # Each member is its value, then (when set) private, then by_service.
     # -- raised by the engine: the deal and the Charleston ------------------------------------------------
     DEAL = "deal"
     RACK = "rack", True

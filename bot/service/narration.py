@@ -140,6 +140,7 @@ def describe(event: Event, who: Namer, *, you: int | None = None, card: Card | N
 
 
 def _sentence(payload: Payload, t: _Told) -> str:
+    """The payload's sentence, from the sentence-maker of its family."""
     match payload:
         case Rack() | Drew() | CharlestonReceived() | CourtesyReceived():
             return _private(payload, t)
