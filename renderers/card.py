@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.card import Card, Line
 from bot.engine.pattern import DECORATION
+from bot.engine.tiles import Tile
 from bot.engine.wording import line_name, line_number, line_words
 
 from . import fonts
@@ -60,7 +61,7 @@ class NotOnCard(LookupError):
 
 
 def render_card(card: Card, *, section: str | None = None, line_id: str | None = None,
-                tiles: Sequence[Sequence[int]] | None = None) -> Rendered:
+                tiles: Sequence[Sequence[Tile]] | None = None) -> Rendered:
     """The whole card, one ``section`` or one line (``line_id``); ``tiles`` (a winning hand group by group) is
     drawn under a single line. The classical game's card has no lines: its sheet is the winning hand alone. For a
     phone, send a whole card as :func:`render_card_pages`."""
@@ -92,7 +93,7 @@ def _height(lines: Sequence[Line], winning: Sequence[Sequence[int]]) -> int:
             + (tile_size(TILE_W)[1] + 60 if winning else 0) + MARGIN)
 
 
-def _sheet(card: Card, lines: list[Line], section: str | None, winning: list[list[int]]) -> Rendered:
+def _sheet(card: Card, lines: list[Line], section: str | None, winning: list[list[Tile]]) -> Rendered:
     """The sheet of ``lines`` (with the winning tiles under a single line)."""
     sections = list(dict.fromkeys(line.section for line in lines))
     image, draw = canvas(WIDTH, _height(lines, winning), PAPER)
@@ -112,7 +113,7 @@ def _sheet(card: Card, lines: list[Line], section: str | None, winning: list[lis
     return finish(image, card_alt(card, lines, section, winning))
 
 
-def _hand_sheet(card: Card, winning: list[list[int]]) -> Rendered:
+def _hand_sheet(card: Card, winning: list[list[Tile]]) -> Rendered:
     """The classical game (docs/rules.md §9): no card to show, only what a hand is and the winning tiles."""
     rule = "Four sets (chows, pungs or kongs) and a pair; no jokers."
     height = 100 + (tile_size(TILE_W)[1] + 60 if winning else 0) + MARGIN
@@ -222,7 +223,7 @@ def _pattern_width(tokens: list[tuple[str, str]], size: int) -> float:
     return sum(big.getlength(t) + (tag.getlength(c) + 3 if c else 0) + size * 0.45 for t, c in tokens)
 
 
-def _winning(image: Image.Image, draw: ImageDraw.ImageDraw, groups: list[list[int]], top: int) -> None:
+def _winning(image: Image.Image, draw: ImageDraw.ImageDraw, groups: list[list[Tile]], top: int) -> None:
     draw.text((MARGIN, top + 24), "Winning tiles", font=fonts.bold(24), fill=INK, anchor="lm")
     count = sum(len(g) for g in groups)
     gap = 10 if count * (TILE_W + 2) + len(groups) * 10 <= WIDTH - 2 * MARGIN else 2
@@ -234,7 +235,7 @@ def _winning(image: Image.Image, draw: ImageDraw.ImageDraw, groups: list[list[in
         x += gap
 
 
-def card_alt(card: Card, lines: Sequence[Line], section: str | None, winning: Sequence[Sequence[int]]) -> str:
+def card_alt(card: Card, lines: Sequence[Line], section: str | None, winning: Sequence[Sequence[Tile]]) -> str:
     """The alt text of a card sheet: the lines shown, in words, each named as players name it."""
     scope = line_name(card, lines[0]) if len(lines) == 1 else f"section {lines[0].section}" if section else \
         ", ".join(dict.fromkeys(x.section for x in lines))

@@ -124,28 +124,28 @@ def canvas(width: int, height: int, colour: RGB) -> tuple[Image.Image, ImageDraw
     return image, ImageDraw.Draw(image)
 
 
-def spoken(tiles: Iterable[int]) -> str:
+def spoken(tiles: Iterable[Tile]) -> str:
     """Tiles as a screen reader should say them: ``Joker, North, 5 Dot``."""
     return ", ".join(name(t) for t in tiles)
 
 
-def group_tile(group: Sequence[int], wild: int | None = Tile.J) -> int:
+def group_tile(group: Sequence[Tile], wild: Tile | None = Tile.J) -> Tile:
     """The tile an exposure is made of: its most common natural (jokers stand in for it)."""
     naturals = [t for t in group if t != wild] or list(group)
     return max(set(naturals), key=naturals.count)
 
 
-def describe_group(group: Sequence[int], wild: int | None = Tile.J) -> str:
+def describe_group(group: Sequence[Tile], wild: Tile | None = Tile.J) -> str:
     """``Kong of 7 Dot with 1 joker`` (with flowers where they are wild): wild tiles are counted, since a player
     may swap a natural for a joker. A run (the classical game's chow) is ``Chow 3-4-5 Dot``."""
     text = group_words(group, wild)
     return text[:1].upper() + text[1:]
 
 
-def wrap_groups(groups: Sequence[Sequence[int]], room: int, width_of: Callable[[Sequence[int]], int],
-                gap: int) -> list[list[Sequence[int]]]:
+def wrap_groups(groups: Sequence[Sequence[Tile]], room: int, width_of: Callable[[Sequence[Tile]], int],
+                gap: int) -> list[list[Sequence[Tile]]]:
     """Exposure groups split into lines no wider than ``room``, never splitting a group."""
-    lines: list[list[Sequence[int]]] = [[]]
+    lines: list[list[Sequence[Tile]]] = [[]]
     used = 0
     for group in groups:
         width = width_of(group)

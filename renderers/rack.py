@@ -52,8 +52,8 @@ WIDTH = 2 * MARGIN + PER_ROW * TILE_W + (PER_ROW - 1) * GAP + DRAWN_GAP + TILE_W
 ROW_H = TILE_H + LABEL_H
 
 
-def render_rack(concealed: Sequence[int], exposures: Sequence[Sequence[int]] = (), drawn: int | None = None, *,
-                wild: int | None = Tile.J) -> Rendered:
+def render_rack(concealed: Sequence[Tile], exposures: Sequence[Sequence[Tile]] = (), drawn: Tile | None = None, *,
+                wild: Tile | None = Tile.J) -> Rendered:
     """The rack image. ``concealed`` excludes ``drawn``, which is shown apart; both may be unsorted."""
     tiles = display_sorted(list(concealed))
     rows = max(1, -(-len(tiles) // PER_ROW))
@@ -114,8 +114,8 @@ def render_seat_view(view: SeatView) -> Rendered:
     return render_rack(rack, view.exposures, view.drawn, wild=view.card.wild)
 
 
-def rack_alt(tiles: Sequence[int], exposures: Sequence[Sequence[int]], drawn: int | None,
-             wild: int | None = Tile.J) -> str:
+def rack_alt(tiles: Sequence[Tile], exposures: Sequence[Sequence[Tile]], drawn: Tile | None,
+             wild: Tile | None = Tile.J) -> str:
     """The alt text of a rack: every tile in order, the drawn tile and the exposures, in words."""
     parts = [f"Your rack, {len(tiles)} tiles in order: {spoken(tiles) or 'none'}."]
     if drawn is not None:
@@ -125,7 +125,7 @@ def rack_alt(tiles: Sequence[int], exposures: Sequence[Sequence[int]], drawn: in
     return " ".join(parts)
 
 
-def _group_lines(exposures: Sequence[Sequence[int]]) -> list[list[Sequence[int]]]:
+def _group_lines(exposures: Sequence[Sequence[Tile]]) -> list[list[Sequence[Tile]]]:
     return wrap_groups(exposures, WIDTH - 2 * MARGIN, lambda g: len(g) * (EXPOSED_W + 2) - 2, GROUP_GAP)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.engine.notation import parse_groups, parse_tile, parse_tiles
 from bot.engine.state import Phase
+from bot.engine.tiles import Tile
 from bot.engine.views import PublicSeat, PublicView
 
 RACK_CONCEALED = "J F N N RD RD 2B 4B 6B 8B"
@@ -27,19 +28,19 @@ _SEATS = (("East", 6, "8B 8B 8B 8B; F F F", False), ("South", 6, "WD WD WD WD; 1
           ("West", 6, "6C 6C 6C; 7D 7D 7D J", False), ("North", 8, "3B 3B 3B; 5C 5C 5C", True))
 
 
-def rack() -> tuple[list[int], list[list[int]], int]:
+def rack() -> tuple[list[Tile], list[list[Tile]], Tile]:
     """Concealed tiles, exposures and the drawn tile of the example rack."""
-    return parse_tiles(RACK_CONCEALED), parse_groups(RACK_EXPOSED), int(parse_tile(RACK_DRAWN))
+    return parse_tiles(RACK_CONCEALED), parse_groups(RACK_EXPOSED), parse_tile(RACK_DRAWN)
 
 
-def full_rack() -> tuple[list[int], list[list[int]], int]:
+def full_rack() -> tuple[list[Tile], list[list[Tile]], Tile]:
     """The example rack: 13 tiles, no exposures, and the drawn tile."""
-    return parse_tiles(FULL_RACK), [], int(parse_tile(FULL_RACK_DRAWN))
+    return parse_tiles(FULL_RACK), [], parse_tile(FULL_RACK_DRAWN)
 
 
 def table(**changes: Any) -> PublicView:
     """The example table (West to draw, North's hand dead, 68 discards); ``changes`` override fields."""
-    discards = tuple((int(seat), int(parse_tile(tile))) for seat, tile in
+    discards = tuple((int(seat), parse_tile(tile)) for seat, tile in
                      (item.split() for item in _DISCARDS.split(", ")))
     seats = tuple(PublicSeat(k, wind, count, tuple(tuple(g) for g in parse_groups(exposed)), dead, False)
                   for k, (wind, count, exposed, dead) in enumerate(_SEATS))

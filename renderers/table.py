@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.card import Card
 from bot.engine.state import Phase
-from bot.engine.tiles import Tile, code, name
+from bot.engine.tiles import KINDS, Tile, code, name
 from bot.engine.views import PublicSeat, PublicView
 from bot.engine.wording import chips, line_called
 
@@ -64,13 +64,13 @@ COLUMNS = 9
 CELL_W = INNER // COLUMNS
 ROW_H = TILE_H + 12
 # The discard grid: a suit a row, 1 to 9; then winds, dragons, the flower and the joker; blanks only if any are out.
-GRID: tuple[tuple[int, ...], ...] = (
-    tuple(range(Tile.B1, Tile.B9 + 1)), tuple(range(Tile.C1, Tile.C9 + 1)), tuple(range(Tile.D1, Tile.D9 + 1)),
+GRID: tuple[tuple[Tile, ...], ...] = (
+    KINDS[Tile.B1:Tile.B9 + 1], KINDS[Tile.C1:Tile.C9 + 1], KINDS[Tile.D1:Tile.D9 + 1],
     (Tile.N, Tile.E, Tile.W, Tile.S, Tile.RD, Tile.GD, Tile.WD, Tile.F, Tile.J))
 HOW = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with the heavenly hand"}
 
 
-def render_table(view: PublicView, names: Sequence[str | None] | None = None, *, wild: int | None = Tile.J,
+def render_table(view: PublicView, names: Sequence[str | None] | None = None, *, wild: Tile | None = Tile.J,
                  card: Card | None = None) -> Rendered:
     """The table for everyone: ``names[seat]`` are the players' display names (default "Seat N", N = 0-3);
     ``card`` names the winning line as the card prints it (without it, the line is not named)."""
@@ -150,7 +150,7 @@ def _panel_height(seat: PublicSeat) -> int:
     return HEAD_H + lines * (TILE_H + 6) + (PAD if lines else 0)
 
 
-def _exposure_lines(exposures: Sequence[Sequence[int]]) -> list[list[Sequence[int]]]:
+def _exposure_lines(exposures: Sequence[Sequence[Tile]]) -> list[list[Sequence[Tile]]]:
     return wrap_groups(exposures, INNER - 2 * PAD, lambda g: len(g) * (TILE_W + TILE_GAP), GROUP_GAP)
 
 
@@ -210,7 +210,7 @@ def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, seat
         y += TILE_H + 6
 
 
-def _grid(view: PublicView) -> list[tuple[int, ...]]:
+def _grid(view: PublicView) -> list[tuple[Tile, ...]]:
     """The rows of the discard grid: the four always, a row for blanks when one is out."""
     rows = list(GRID)
     if any(t == Tile.BL for _, t in view.discards):
@@ -218,11 +218,11 @@ def _grid(view: PublicView) -> list[tuple[int, ...]]:
     return rows
 
 
-def _discards_height(grid: Sequence[Sequence[int]]) -> int:
+def _discards_height(grid: Sequence[Sequence[Tile]]) -> int:
     return 44 + len(grid) * ROW_H + 44  # the title, the rows, the latest (or, at the end, a gap)
 
 
-def _discards(image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, grid: Sequence[Sequence[int]],
+def _discards(image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, grid: Sequence[Sequence[Tile]],
               top: int) -> int:
     caption = fonts.bold(26)
     out = Counter(t for _, t in view.discards)
@@ -267,18 +267,18 @@ def _latest_note(view: PublicView) -> str:
     return note + (" · may be called" if view.window_tile is not None else "")
 
 
-def _winning_groups(view: PublicView) -> list[list[int]]:
+def _winning_groups(view: PublicView) -> list[list[Tile]]:
     if view.result is None or view.result.winner is None:
         return []
     return [list(group) for group in view.result.tiles if group]
 
 
-def _winning_tile(view: PublicView) -> int | None:
+def _winning_tile(view: PublicView) -> Tile | None:
     return view.result.tile if view.result is not None else None
 
 
-def _winning_hand(image: Image.Image, draw: ImageDraw.ImageDraw, groups: list[list[int]], caption: str,
-                  marked: int | None, top: int) -> None:
+def _winning_hand(image: Image.Image, draw: ImageDraw.ImageDraw, groups: list[list[Tile]], caption: str,
+                  marked: Tile | None, top: int) -> None:
     font = fonts.bold(26)
     draw.text((MARGIN, top + 22), ellipsize(caption, font, INNER), font=font, fill=HIGHLIGHT, anchor="lm")
     if marked is not None:
@@ -313,7 +313,7 @@ def _winning_caption(view: PublicView, card: Card | None) -> str:
     return f"Winning hand{what}, {worth}" + (", jokerless" if result.jokerless else "")
 
 
-def table_alt(view: PublicView, labels: Sequence[str], wild: int | None = Tile.J, card: Card | None = None) -> str:
+def table_alt(view: PublicView, labels: Sequence[str], wild: Tile | None = Tile.J, card: Card | None = None) -> str:
     """The alt text of the table image: status, wall, seats and exposures, the discards by tile (no concealed
     tile)."""
     parts = [f"Mah Jongg table, game {view.game_no}. {status(view)}. {view.wall} tiles left in the wall."]

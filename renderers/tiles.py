@@ -41,7 +41,7 @@ def tile_size(width: int) -> tuple[int, int]:
 
 
 @cache
-def tile_face(tile: int, width: int) -> Image.Image:
+def tile_face(tile: Tile, width: int) -> Image.Image:
     """The face of ``tile`` as an RGBA image ``tile_size(width)``; rounded corners are transparent."""
     big_w, big_h = width * SUPERSAMPLE, round(width * HEIGHT_RATIO) * SUPERSAMPLE
     image, draw, art = _blank(big_w, big_h, IVORY)
@@ -301,7 +301,7 @@ def _star(draw: ImageDraw.ImageDraw, c: tuple[float, float], r: float, colour: R
     draw.polygon(points, fill=colour, outline=OUTLINE)
 
 
-def paste_tile(image: Image.Image, tile: int, xy: tuple[int, int], width: int) -> None:
+def paste_tile(image: Image.Image, tile: Tile, xy: tuple[int, int], width: int) -> None:
     """Draw a tile face onto ``image`` at ``xy``."""
     face = tile_face(tile, width)
     image.paste(face, xy, face)

@@ -147,7 +147,7 @@ def test_CL3_mahjong_from_anyone_and_the_set_it_completes_is_shown() -> None:
     result = table.state.result
     assert result is not None and result.winner == 3 and result.how == "discard" and result.discarder == 0
     mahjong = only(events, "mahjong")
-    assert mahjong.data["line"] == "classical" and len(mahjong.data["tiles"]) == 5
+    assert mahjong.payload.line == "classical" and len(mahjong.payload.tiles) == 5
     table.refuse(PassCall(1), "The game is over")
 
 
@@ -161,7 +161,7 @@ def test_CL3_a_false_mahjong_call_is_refused_at_a_friendly_table() -> None:
 
 def _taken_by(table: Table) -> int:
     events = table.pass_all() if table.state.phase == Phase.CALL_WINDOW else []
-    return only(events, "window_closed").data["winner"]
+    return only(events, "window_closed").payload.winner
 
 
 def test_CL4_mahjong_beats_a_pung() -> None:
@@ -244,7 +244,7 @@ def test_CL6_a_wrong_mahjong_kills_the_hand_but_it_keeps_drawing_and_throwing() 
     table.draw(1)
     events = table.declare(1)  # South declares with nothing
     assert table.state.seats[1].dead and "false_mahjong" in types(events) and "dead_hand" in types(events)
-    assert only(events, "discard").data["tile"] == t1("1D")  # she throws the tile she drew
+    assert only(events, "discard").payload.tile == t1("1D")  # she throws the tile she drew
     table.pass_all()
     table.quiet_turn(2)
     table.quiet_turn(3)
@@ -252,7 +252,7 @@ def test_CL6_a_wrong_mahjong_kills_the_hand_but_it_keeps_drawing_and_throwing() 
     state = table.state
     assert state.turn == 1 and legal_actions(table.game, 1) == [Draw(1)]  # the dead hand keeps its turn
     events = table.act(Draw(1))
-    assert types(events)[:3] == ["draw", "drew", "discard"] and only(events, "discard").data["tile"] == t1("3D")
+    assert types(events)[:3] == ["draw", "drew", "discard"] and only(events, "discard").payload.tile == t1("3D")
     assert len(state.seats[1].rack) == 13
     table.refuse(Call(1, (), True), "Your hand is dead")
     table.refuse(PassCall(1), "Your hand is dead")
@@ -318,8 +318,8 @@ def test_CL1_a_concealed_kong_is_laid_down_and_replaced_from_the_wall_end() -> N
     events = table.act(DeclareKong(0, Tile.WD))
     assert types(events) == ["kong", "replacement", "drew"]
     kong = only(events, "kong")
-    assert kong.data["concealed"] and not kong.data["added"]
-    assert only(events, "drew").private and only(events, "drew").data["tile"] == t1("8B")  # the wall's last tile
+    assert kong.payload.concealed and not kong.payload.added
+    assert only(events, "drew").private and only(events, "drew").payload.tile == t1("8B")  # the wall's last tile
     exposure = table.state.seats[0].exposures[0]
     assert exposure.tiles == [Tile.WD] * 4 and exposure.concealed and table.state.wall[-1] == t1("2D")
     assert len(table.state.wall) == wall - 1 and table.state.seats[0].tile_count == 15
@@ -340,7 +340,7 @@ def test_CL1_a_pung_grows_into_a_kong_with_the_fourth_tile() -> None:
     assert DeclareKong(3, t1("5D")) in legal_actions(table.game, 3)
     events = table.act(DeclareKong(3, t1("5D")))
     kong = only(events, "kong")
-    assert kong.data["added"] and not kong.data["concealed"]
+    assert kong.payload.added and not kong.payload.concealed
     assert state.seats[3].exposures[0].tiles == T("5D 5D 5D 5D") and len(state.seats[3].exposures) == 1
     assert state.turn_state.drawn == last and state.turn_state.stage == TurnStage.DREW
 

@@ -33,7 +33,7 @@ def test_TR2_swap_a_blank_for_a_dead_discard_on_ones_own_turn() -> None:
     before = table.rack(1)
     events = table.act(SwapBlank(1, 0))
     swap = only(events, "blank_swap")
-    assert swap.data["tile"] == t1("5D") and not swap.private
+    assert swap.payload.tile == t1("5D") and not swap.private
     assert table.rack(1) == before - Counter(T("BL")) + Counter(T("5D"))
     assert state.discards == [(0, Tile.BL)]
     assert state.seats[1].tile_count == 14 and state.phase == Phase.PLAY and state.turn == 1

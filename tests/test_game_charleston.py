@@ -73,15 +73,15 @@ def test_CH1_order_right_across_left_then_left_across_right_then_courtesy() -> N
 
 def test_CH1_events_name_each_step() -> None:
     game, opening = Game.new(PRACTICE, table_rules(), 2)
-    assert [e.data["step"] for e in opening if e.type == "charleston"] == ["first right"]
+    assert [e.payload.step for e in opening if e.type == "charleston"] == ["first right"]
     rng = random.Random(0)
     events = []
     for seat in range(4):
         events += game.apply(CharlestonPass(seat, _some_pass(game, seat, rng)))
     done = [e for e in events if e.type == "charleston_step_done"]
-    assert [e.data["step"] for e in done] == ["first right"]
+    assert [e.payload.step for e in done] == ["first right"]
     nxt = [e for e in events if e.type == "charleston"]
-    assert [e.data["step"] for e in nxt] == ["first across"]
+    assert [e.payload.step for e in nxt] == ["first across"]
     received = [e for e in events if e.type == "charleston_received"]
     # CH2: received tiles are private to the receiver.
     assert sorted(e.seat for e in received) == [0, 1, 2, 3] and all(e.private for e in received)
@@ -138,7 +138,7 @@ def test_CH2_tiles_are_picked_up_only_once_everyone_has_passed() -> None:
     assert [Counter(s.rack) for s in state.seats] == before
     assert "charleston_received" not in types(events)
     passed = [e for e in events if e.type == "charleston_passed"]
-    assert all(not e.private and "tiles" not in e.data for e in passed)
+    assert all(not e.private and "tiles" not in e.to_json() for e in passed)
 
 
 # ------------------------------------------------------------------------------------------------ CH3 stopping
@@ -171,7 +171,7 @@ def test_CH3_second_charleston_when_nobody_stops() -> None:
         assert game.state.phase == Phase.CHARLESTON_VOTE
     events = game.apply(CharlestonVote(3, False))
     assert game.state.phase == Phase.CHARLESTON
-    assert [e.data["step"] for e in events if e.type == "charleston"] == ["second left"]
+    assert [e.payload.step for e in events if e.type == "charleston"] == ["second left"]
     _wrap(game).refuse(CharlestonVote(3, True), "pass your tiles first")
 
 
@@ -214,7 +214,7 @@ def test_CH4_courtesy_offers_3_and_1_exchange_one_tile() -> None:
     assert after[2] == before[2] - Counter(T("9D")) + Counter(T("1B"))
     # South-North: 2 against 0, nothing moves.
     assert after[1] == before[1] and after[3] == before[3]
-    exchanged = {e.seat: e.data["count"] for e in events if e.type == "courtesy_exchanged"}
+    exchanged = {e.seat: e.payload.count for e in events if e.type == "courtesy_exchanged"}
     assert exchanged == {0: 1, 1: 0}
     assert game.state.phase == Phase.PLAY and [len(s.rack) for s in game.state.seats] == [14, 13, 13, 13]
 
@@ -321,7 +321,7 @@ def test_CH7_all_four_blind_three_moves_nothing() -> None:
         events += game.apply(CharlestonPass(seat, (), 3))
     assert [Counter(s.rack) for s in game.state.seats] == before
     received = [e for e in events if e.type == "charleston_received"]
-    assert all(e.data["tiles"] == [] for e in received)
+    assert all(e.payload.tiles == () for e in received)
 
 
 def test_CH7_a_blind_passer_forwards_what_she_receives_unseen() -> None:

@@ -79,7 +79,7 @@ def test_S3_deal_east_14_others_13_and_99_tiles_left_to_draw(seed: int, east: in
     # T1: the deal uses exactly the 152-tile set, no tile more or less.
     assert STANDARD.size == 152
     assert tiles_of(state) == set_counter(STANDARD)
-    assert only(events, "deal").data["wall"] == 99
+    assert only(events, "deal").payload.wall == 99
 
 
 def test_S3_deal_is_a_seeded_shuffle() -> None:
@@ -217,7 +217,7 @@ def test_S6_heavenly_hand_declared_before_the_charleston_wins_as_a_self_pick() -
     assert table.state.phase == Phase.FINISHED
     # SC2: paid as a self-pick, 2V = 50 from everyone.
     assert amounts(table.state) == {(1, 0): 50, (2, 0): 50, (3, 0): 50}
-    assert only(events, "mahjong").data["how"] == "heavenly"
+    assert only(events, "mahjong").payload.how == "heavenly"
 
 
 def test_S6_only_east_declares_during_the_charleston_and_only_before_passing() -> None:

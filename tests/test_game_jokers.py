@@ -33,7 +33,7 @@ def test_J4_exchange_only_after_drawing() -> None:
     assert ExchangeJoker(3, 2, 0, t1("N")) in legal_actions(table.game, 3)
     events = table.act(ExchangeJoker(3, 2, 0, t1("N")))
     exchange = only(events, "joker_exchange")
-    assert not exchange.private and exchange.data["tile"] == t1("N")
+    assert not exchange.private and exchange.payload.tile == t1("N")
     assert table.rack(3)[Tile.J] == 1 and table.rack(3)[t1("N")] == 0
     assert table.state.seats[3].tile_count == 14
 
@@ -100,7 +100,7 @@ def test_J4_an_exchange_leaves_the_earlier_exposure_event_as_told() -> None:
     table.call(2, "J J")
     (exposed,) = [e for e in table.close() if e.type == "exposure"]
     table.act(ExchangeJoker(2, 2, 0, t1("N")))
-    assert exposed.data["tiles"] == T("N J J") and exposed.to_json()["tiles"] == ["N", "J", "J"]
+    assert list(exposed.payload.tiles) == T("N J J") and exposed.to_json()["tiles"] == ["N", "J", "J"]
 
 
 def test_J7_after_an_exchange_the_exposure_represents_the_same_tiles() -> None:

@@ -27,7 +27,7 @@ def test_M1a_M2_self_drawn_fourteenth_tile() -> None:
     assert table.state.phase == Phase.FINISHED
     # M2: the whole hand is shown, group by group, in the line's order.
     mahjong = only(events, "mahjong")
-    assert not mahjong.private and mahjong.data["line"] == "369-4"
+    assert not mahjong.private and mahjong.payload.line == "369-4"
     assert [sorted(g) for g in result.tiles] == [sorted(T("3B 3B 3B J")), T("6Bx4"), T("9Cx4"), T("E E")]
     assert sorted(t for g in result.tiles for t in g) == sorted(WIN_369)
     assert "game_over" in types(events)

@@ -52,7 +52,7 @@ def test_P2_a_turn_is_draw_then_discard() -> None:
 def test_P2_the_discard_is_named_by_the_table() -> None:
     table = Table({0: "5D"})
     events = table.discard(0, "5D")
-    assert only(events, "discard").data["tile"] == t1("5D") and not only(events, "discard").private
+    assert only(events, "discard").payload.tile == t1("5D") and not only(events, "discard").private
 
 
 # ------------------------------------------------------------------------------------------------ P3, P12
@@ -90,7 +90,7 @@ def test_P4_window_stays_open_until_everyone_answers_and_the_next_player_cannot_
     table = Table({0: "5D"})
     events = table.discard(0, "5D")
     state = table.state
-    assert only(events, "call_window").data["tile"] == t1("5D")
+    assert only(events, "call_window").payload.tile == t1("5D")
     assert public_view(table.game).waiting_for == (1, 2, 3)
     table.act(PassCall(1))
     table.refuse(Draw(1), "Wait for the call window")
@@ -98,7 +98,7 @@ def test_P4_window_stays_open_until_everyone_answers_and_the_next_player_cannot_
     assert state.phase == Phase.CALL_WINDOW and public_view(table.game).waiting_for == (2,)
     events = table.act(PassCall(2))
     # §11.2: closes early once every eligible player has passed.
-    assert only(events, "window_closed").data["claimed"] is False
+    assert only(events, "window_closed").payload.claimed is False
     assert state.phase == Phase.PLAY and state.turn == 1 and state.turn_state.needs_draw
     table.refuse(CloseWindow(TABLE))
 
@@ -208,7 +208,7 @@ def test_P8_P9_exposure_then_the_caller_discards_and_play_goes_to_her_right() ->
     table.call(2, "9C 9C")
     events = table.close()
     exposure = only(events, "exposure")
-    assert exposure.seat == 2 and exposure.data["tiles"] == T("9C 9C 9C") and not exposure.private
+    assert exposure.seat == 2 and list(exposure.payload.tiles) == T("9C 9C 9C") and not exposure.private
     assert [e.tiles for e in state.seats[2].exposures] == [T("9C 9C 9C")]  # exactly one group
     assert state.seats[2].tile_count == 14 and len(state.seats[2].rack) == 11
     assert state.phase == Phase.PLAY and state.turn == 2 and not state.turn_state.needs_draw
@@ -237,7 +237,7 @@ def test_P10a_mahjong_claim_beats_nearer_exposure() -> None:
     table.call(1, "9C 9C")  # South, next in turn, claims first for an exposure
     table.call_mahjong(2)
     events = table.act(PassCall(3))
-    assert only(events, "window_closed").data["winner"] == 2
+    assert only(events, "window_closed").payload.winner == 2
     result = table.state.result
     assert result is not None and result.winner == 2 and result.how == "discard" and result.discarder == 0
     assert table.state.seats[1].exposures == []
@@ -288,7 +288,7 @@ def test_P11_hold_keeps_the_window_open_once_per_player_per_discard() -> None:
     state = table.state
     table.discard(0, "5D")
     events = table.act(Hold(1))
-    assert only(events, "hold").data["seconds"] == table.rules.hold_seconds
+    assert only(events, "hold").payload.seconds == table.rules.hold_seconds
     table.refuse(Hold(1), "only once per discard")
     table.refuse(Hold(0), "your own discard")
     table.act(PassCall(2))
@@ -378,7 +378,7 @@ def test_11_5_last_discard_may_be_called_for_an_exposure_then_only_mah_jongg() -
     assert state.seats[2].exposures[0].tiles == T("E E E")
     assert state.phase == Phase.PLAY and state.turn == 2 and not state.turn_state.needs_draw
     events = table.discard(2, "N")
-    assert only(events, "call_window").data["mahjong_only"] is True
+    assert only(events, "call_window").payload.mahjong_only is True
     table.refuse(Call(1, tuple(T("N N"))), "Only a Mah Jongg call is allowed now: the wall is empty.")
     table.close()
     assert state.result is not None and state.result.how == "wall"
@@ -412,7 +412,7 @@ def test_TR1_hot_wall_allows_only_mah_jongg_calls(left: int, hot: bool) -> None:
     assert drawer != 1
     assert table.draw(drawer) == t1("9C") and len(state.wall) == left
     events = table.discard(drawer, "9C")
-    assert only(events, "call_window").data["mahjong_only"] is hot
+    assert only(events, "call_window").payload.mahjong_only is hot
     if hot:
         table.refuse(Call(1, tuple(T("9C 9C"))), "the wall is hot")
         assert not any(isinstance(a, Call) for a in legal_actions(table.game, 1))

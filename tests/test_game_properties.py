@@ -240,7 +240,7 @@ def _public_visible(state: GameState, seat: int, wild: int | None) -> list[int]:
 def _check_dead_hands(game: Game, events: list[Event]) -> None:
     state = game.state
     for event in events:
-        if event.type == "dead_hand" and "no line" in event.data["reason"]:
+        if event.type == "dead_hand" and "no line" in event.payload.reason:
             s = event.seat
             assert s is not None
             exposures = [e.tiles for e in state.seats[s].exposures]

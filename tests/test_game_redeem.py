@@ -6,6 +6,7 @@ from __future__ import annotations
 from support.game_tables import T, Table, amounts, only, t1, types
 
 from bot.ai.selfplay import computer_move
+from bot.engine import payloads
 from bot.engine.actions import Call
 from bot.engine.legal import legal_actions
 from bot.engine.state import Phase
@@ -37,7 +38,7 @@ def test_M3_a_mahjong_on_a_discard_finished_by_redeeming_a_joker() -> None:
     events = table.call_mahjong(1) + table.close()
     assert types(events)[-3:] == ["joker_exchange", "mahjong", "game_over"]
     exchange = only(events, "joker_exchange")
-    assert exchange.seat == 1 and exchange.data == {"owner": 2, "exposure": 0, "tile": t1("N")}
+    assert exchange.seat == 1 and exchange.payload == payloads.JokerExchange(owner=2, exposure=0, tile=t1("N"))
     assert sorted(table.state.seats[2].exposures[0].tiles) == sorted(T("N N J"))
     result = table.state.result
     assert result is not None and result.winner == 1 and result.line == "369-4"
@@ -79,7 +80,7 @@ def test_M3_J4_a_joker_may_be_redeemed_from_the_callers_own_exposure() -> None:
     table.discard(0, "E")
     events = table.call_mahjong(1) + table.close()
     exchange = only(events, "joker_exchange")
-    assert exchange.data == {"owner": 1, "exposure": 0, "tile": t1("6B")}
+    assert exchange.payload == payloads.JokerExchange(owner=1, exposure=0, tile=t1("6B"))
     result = table.state.result
     assert result is not None and result.winner == 1 and result.how == "self_pick"
     assert sorted(table.state.seats[1].exposures[0].tiles) == sorted(T("6B 6B 6B J"))

@@ -203,7 +203,7 @@ PARTS = frozenset({"door", "drawing", "presenter", "dms", "keeper", "controls", 
                    "service", "leagues", "settings"})
 # The engine's vocabulary the cogs may use directly (pure values and words); everything else goes through the service.
 ENGINE_VOCABULARY = ("bot.engine.tiles", "bot.engine.notation", "bot.engine.errors", "bot.engine.actions",
-                     "bot.engine.views", "bot.engine.wording", "bot.ai.players")
+                     "bot.engine.payloads", "bot.engine.views", "bot.engine.wording", "bot.ai.players")
 
 
 def test_the_discord_layer_is_in_rooms_by_role() -> None:

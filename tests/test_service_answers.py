@@ -198,4 +198,4 @@ async def test_discarding_a_joker_is_asked_about_until_confirmed(db: Database) -
     assert asked.value.anyway == "Discard the joker" and "joker" in asked.value.message
     assert service.tables[table_id].version == version
     done = await service.act(table_id, ALICE, "d.J", token=mine.table.token, confirm=True)
-    assert any(e.type == "discard" and e.seat == 0 and e.data["tile"] == Tile.J for e in done.events)
+    assert any(e.type == "discard" and e.seat == 0 and e.payload.tile == Tile.J for e in done.events)

@@ -33,7 +33,7 @@ async def _charleston(service: TableService, seats: tuple[int, ...], seed: int, 
     mine: dict[int, list[SeatUpdate]] = defaultdict(list)
     steps: list[str] = []
     service.subscribe_seat(lambda u: mine[u.seat].append(u), table_id)
-    service.subscribe(lambda u: steps.extend(str(e.data["step"]) for e in u.events
+    service.subscribe(lambda u: steps.extend(str(e.payload.step) for e in u.events
                                              if e.type == "charleston_step_done"), table_id)
     await service.start(table_id)
     table = service.tables[table_id]
@@ -52,12 +52,12 @@ async def test_CH1_CH4_every_pass_tells_every_seat_what_she_received(db: Databas
         notes = [note for u in updates for note in u.notes]
         received = [e for u in updates for e in u.events if e.type in ("charleston_received", "courtesy_received")]
         assert all(e.private and e.seat == seat for e in received)  # her own, and nobody else's
-        assert [e.data.get("step", "courtesy") for e in received] == [*steps, "courtesy"]
+        assert [getattr(e.payload, "step", "courtesy") for e in received] == [*steps, "courtesy"]
         for event in received:
-            step = str(event.data.get("step", "courtesy pass")).capitalize()
+            step = str(getattr(event.payload, "step", "courtesy pass")).capitalize()
             told = [n for n in notes if n.startswith(f"{step}: ")]
             assert len(told) == 1, (step, notes)
-            assert told[0] == (f"{step}: you receive {tiles_text(event.data['tiles'])}." if event.data["tiles"]
+            assert told[0] == (f"{step}: you receive {tiles_text(event.payload.tiles)}." if event.payload.tiles
                                else told[0])
             assert "You receives" not in told[0]
 

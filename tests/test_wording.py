@@ -59,18 +59,18 @@ def test_the_phrasebook_speaks_to_you_and_names_things_as_players_do() -> None:
     names = ["Ruth (East)", "East (computer)", "Ida (West)", "Dot (North)"].__getitem__
 
     def told(kind: EventKind, seat: int | None, you: int | None = None, **data: object) -> str:
-        return describe(Event(kind, seat, dict(data), kind.private), names, you=you, card=card)
+        return describe(Event(kind.payload(**data), seat, kind.private), names, you=you, card=card)
 
-    first_right = told(EventKind.CHARLESTON_RECEIVED, 0, 0, tiles=parse_tiles("W 1C 1D"), step="first right")
+    first_right = told(EventKind.CHARLESTON_RECEIVED, 0, 0, tiles=tuple(parse_tiles("W 1C 1D")), step="first right")
     assert first_right == "First right: you receive West, 1 Crak and 1 Dot."
-    assert told(EventKind.COURTESY_RECEIVED, 0, 0, tiles=[]).startswith("Courtesy pass: nothing comes across, as one "
+    assert told(EventKind.COURTESY_RECEIVED, 0, 0, tiles=()).startswith("Courtesy pass: nothing comes across, as one "
                                                                        "of the pair offered no tiles")
     assert told(EventKind.COMPUTER_ADDED, 1, level="normal") == "A normal computer player sits down."
     assert told(EventKind.CALL, 2, mahjong=False, size=3) == "Ida (West) calls it for a pung."
     assert told(EventKind.CALL, 2, 2, mahjong=False, size=4) == "You call it for a kong."
-    assert told(EventKind.EXPOSURE, 2, tile=parse_tiles("7D")[0], tiles=parse_tiles("7D F F F"),
+    assert told(EventKind.EXPOSURE, 2, tile=parse_tiles("7D")[0], tiles=tuple(parse_tiles("7D F F F")),
                 called_from=0) == "Ida (West) exposes a kong of 7 Dot with 3 flowers."
     won = told(EventKind.MAHJONG, 1, line="like-3", section="Any Like Numbers", value=25, how="discard",
-               discarder=0, jokerless=False, tiles=[])
+               discarder=0, jokerless=False, tiles=())
     assert won == "Mah Jongg! East (computer) wins with Any Like Numbers #3, on a discard: 25 chips."
     assert told(EventKind.TURN, 0, 0) == "Your turn." and told(EventKind.TURN, 2) == "Ida (West) to play."

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from bot.engine.actions import Action, Call, DeclareKong, DeclareMahJongg, Discard, Draw, PassCall
 from bot.engine.sets import shanten_of_keys, tile_group
-from bot.engine.tiles import Tile, is_number, number_of, suit_of
+from bot.engine.tiles import KINDS, Tile, number_of, number_tile, suit_of
 from bot.engine.views import SeatView
 
 
@@ -48,7 +48,7 @@ class Keys:
 
     __slots__ = ("keys",)
 
-    def __init__(self, tiles: Sequence[int]) -> None:
+    def __init__(self, tiles: Sequence[Tile]) -> None:
         keys = [0, 0, 0, 0, 0]
         for tile in tiles:
             group, weight = tile_group(tile)
@@ -60,7 +60,7 @@ class Keys:
         k = self.keys
         return shanten_of_keys((k[0], k[1], k[2], k[3]), sets_needed)
 
-    def add(self, tile: int, count: int = 1) -> None:
+    def add(self, tile: Tile, count: int = 1) -> None:
         """Add (or, with a negative count, take away) tiles of one kind."""
         group, weight = tile_group(tile)
         self.keys[group] += weight * count
@@ -91,7 +91,7 @@ class ClassicalStrategy:
     def acceptance(self, keys: Keys, sets_needed: int, unseen: Sequence[int], now: int) -> int:
         """Unseen tiles that would lower a waiting rack's shanten below ``now``."""
         total = 0
-        for tile in range(Tile.WD + 1):
+        for tile in KINDS[: Tile.WD + 1]:
             if unseen[tile]:
                 keys.add(tile)
                 if keys.shanten(sets_needed) < now:
@@ -125,7 +125,7 @@ class ClassicalStrategy:
         """Sets the seat still has to make (four less its exposures)."""
         return 4 - len(view.exposures)
 
-    def ranked_discards(self, view: SeatView, tiles: Sequence[int], rack: Sequence[int],
+    def ranked_discards(self, view: SeatView, tiles: Sequence[Tile], rack: Sequence[Tile],
                         sets_needed: int) -> list[tuple[int, tuple[float, ...]]]:
         """(tile, score) for throwing each of ``tiles`` from ``rack``, the best first (lowest score)."""
         unseen = self.unseen(view)
@@ -194,7 +194,7 @@ class ClassicalStrategy:
         return None
 
 
-def _shanten_after_discard(keys: Keys, rack: Sequence[int], sets_needed: int) -> int:
+def _shanten_after_discard(keys: Keys, rack: Sequence[Tile], sets_needed: int) -> int:
     """The lowest shanten the rack reaches by throwing one of its tiles."""
     best = 9
     for tile in set(rack):
@@ -204,17 +204,15 @@ def _shanten_after_discard(keys: Keys, rack: Sequence[int], sets_needed: int) ->
     return best
 
 
-def _usefulness(tile: int, rack: Sequence[int]) -> int:
+def _usefulness(tile: Tile, rack: Sequence[Tile]) -> int:
     """Ties between equally good discards: keep tiles with neighbours and middle numbers; throw lone honours and
     terminals first."""
     score = rack.count(tile) * 4
-    if is_number(tile):
-        number = number_of(tile) or 0
-        suit = suit_of(tile)
+    suit, number = suit_of(tile), number_of(tile)
+    if suit is not None and number is not None:
         score += 1 + min(number - 1, 9 - number)
         for near in (-2, -1, 1, 2):
-            other = tile + near
-            if 0 <= other <= Tile.D9 and suit_of(other) == suit and other in rack:
+            if 1 <= number + near <= 9 and number_tile(suit, number + near) in rack:
                 score += 3 - abs(near)
     return score
 

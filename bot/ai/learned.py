@@ -108,14 +108,14 @@ class LearnedStrategy(Strategy):
         """The share of the wall still to draw (1 at the first draw)."""
         return min(1.0, view.public.wall / max(1, sum(view.tile_set.counts) - DEALT))
 
-    def features(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
+    def features(self, view: SeatView, rack: Sequence[Tile], exposures: Sequence[Sequence[Tile]],
                  unseen: Sequence[int]) -> FloatArray:
         """One rack's line features."""
         outlook = self.outlook(view, rack, exposures, unseen)
         return rack_features(self.tables(view), outlook.log_chance, self.settings.lines, value_scale(view.card))
 
-    def discard_rows(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
-                     unseen: Sequence[int], risk: FloatArray | None) -> tuple[list[int], FloatArray]:
+    def discard_rows(self, view: SeatView, rack: Sequence[Tile], exposures: Sequence[Sequence[Tile]],
+                     unseen: Sequence[int], risk: FloatArray | None) -> tuple[list[Tile], FloatArray]:
         """The tiles this rack may throw and the ``play`` inputs of the rack after each."""
         wild = view.card.wild
         kinds = sorted({t for t in rack if view.rules.discard_flowers or t != wild})
@@ -126,7 +126,7 @@ class LearnedStrategy(Strategy):
         danger = risk[kinds] if risk is not None else 0.0
         return kinds, inputs("play", x, wall=self.wall_share(view), risk=danger, exposed=len(exposures))
 
-    def best_row(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
+    def best_row(self, view: SeatView, rack: Sequence[Tile], exposures: Sequence[Sequence[Tile]],
                  unseen: Sequence[int], risk: FloatArray | None) -> FloatArray:
         """The ``play`` inputs of this 14-tile rack after its best-scored discard."""
         _, rows = self.discard_rows(view, rack, exposures, unseen, risk)
@@ -134,7 +134,7 @@ class LearnedStrategy(Strategy):
         best: FloatArray = rows[int(np.argmax(scores))]
         return best
 
-    def leads_to(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
+    def leads_to(self, view: SeatView, rack: Sequence[Tile], exposures: Sequence[Sequence[Tile]],
                  unseen: Sequence[int], risk: FloatArray | None) -> FloatArray | None:
         """:meth:`best_row` for a call's or an exchange's rack, or None when that rack could be left with nothing
         it may throw (see :func:`~bot.ai.strategy.leaves_a_discard`)."""
@@ -147,7 +147,7 @@ class LearnedStrategy(Strategy):
         """Take the model's weights for the view's rules (each decision is then the model's choice)."""
         self.weights = self.model.for_preset(view.rules.preset)
 
-    def pass_pool(self, view: SeatView, rack: Sequence[int], unseen: Sequence[int]) -> list[int]:
+    def pass_pool(self, view: SeatView, rack: Sequence[Tile], unseen: Sequence[int]) -> list[Tile]:
         """Up to :data:`POOL` passable tiles, the one ``normal``'s measure misses least first."""
         wild = view.card.wild
         kinds = sorted({t for t in rack if t not in (Tile.J, Tile.BL) and t != wild})
@@ -156,12 +156,12 @@ class LearnedStrategy(Strategy):
         outlook = self.outlook(view, rack, [], unseen)
         after, keep = outlook.after_removal(kinds, wild, self.settings.lines)
         loss = line_features(self.tables(view), after, keep, value_scale(view.card))[:, NORMAL_WORTH]
-        pool: list[int] = []
+        pool: list[Tile] = []
         for n in sorted(range(len(kinds)), key=lambda n: (-round(float(loss[n]), 9), kinds[n])):
             pool.extend([kinds[n]] * min(3, rack.count(kinds[n])))
         return pool[:POOL]
 
-    def pass_rows(self, view: SeatView, options: Sequence[tuple[int, ...]], unseen: Sequence[int]) -> FloatArray:
+    def pass_rows(self, view: SeatView, options: Sequence[tuple[Tile, ...]], unseen: Sequence[int]) -> FloatArray:
         """The ``charleston`` inputs of the rack kept after giving away each option's tiles."""
         chances = []
         for tiles in options:
@@ -180,7 +180,7 @@ class LearnedStrategy(Strategy):
         """The pass whose kept rack scores best (blind passes among them on a blind step)."""
         unseen = self.unseen(view)
         pool = self.pass_pool(view, list(view.rack), unseen)
-        options: list[tuple[tuple[int, ...], int]] = []
+        options: list[tuple[tuple[Tile, ...], int]] = []
         for three in combinations(pool, 3):
             if (three, 0) not in options:
                 options.append((three, 0))

@@ -16,6 +16,7 @@ would cost at the table.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,7 +82,7 @@ class Racer:
         self.missing = self.small_short + max(0, self.big_short - self.jokers)
 
 
-def racer(need: IntArray, small: IntArray, exposed: IntArray, concealed: list[int], wild: int | None,
+def racer(need: IntArray, small: IntArray, exposed: IntArray, concealed: Sequence[int], wild: int | None,
           value: int) -> Racer:
     """A player aiming at a variant (``need``/``small`` per kind) with these exposed and concealed tiles."""
     small_left = [int(x) for x in small]
@@ -168,7 +169,7 @@ class SearchStrategy(Strategy):
         best = max(range(len(kinds)), key=lambda n: (scores[n], -n))
         return discardable[kinds[best]]
 
-    def scores(self, view: SeatView, tables: CardTables, kinds: list[int], targets: list[int]) -> list[float]:
+    def scores(self, view: SeatView, tables: CardTables, kinds: list[Tile], targets: list[int]) -> list[float]:
         """Average chips of each candidate discard over the same sampled worlds."""
         public = view.public
         wild = view.card.wild
@@ -226,7 +227,7 @@ def _values(view: SeatView, tables: CardTables) -> list[int]:
     return cached[1]
 
 
-def _exposed(exposures: tuple[tuple[int, ...], ...], wild: Tile | None) -> IntArray:
+def _exposed(exposures: tuple[tuple[Tile, ...], ...], wild: Tile | None) -> IntArray:
     """Tiles of each kind a seat's exposed groups hold (jokers counted as the group's kind)."""
     counts = np.zeros(NUM_KINDS, dtype=np.int64)
     for tile, size in (exposure_group(list(e), wild) for e in exposures):
@@ -235,7 +236,7 @@ def _exposed(exposures: tuple[tuple[int, ...], ...], wild: Tile | None) -> IntAr
 
 
 def _closest(tables: CardTables, hands: np.ndarray, exposed: IntArray, holding: np.ndarray | None,
-             wild: int | None) -> IntArray:
+             wild: Tile | None) -> IntArray:
     """For each sampled concealed hand (W, tiles): the variant she is nearest to, among those that can hold her
     exposures (the most valuable among the nearest)."""
     columns = np.flatnonzero(holding) if holding is not None else np.arange(tables.kind.shape[1])

@@ -44,6 +44,7 @@ from bot.engine.actions import (
 )
 from bot.engine.matching import exposure_group
 from bot.engine.notation import counts_of
+from bot.engine.pattern import Group
 from bot.engine.queries import tiles_in_sight
 from bot.engine.state import Phase
 from bot.engine.tiles import NUM_KINDS, Tile
@@ -100,13 +101,13 @@ class CallQuestion:
 
     calls: list[Call]
     fallback: Action
-    tile: int
-    rack: list[int]
-    exposures: list[list[int]]
+    tile: Tile
+    rack: list[Tile]
+    exposures: list[list[Tile]]
     unseen: list[int]
     now: float
 
-    def after(self, call: Call) -> tuple[list[int], list[list[int]]]:
+    def after(self, call: Call) -> tuple[list[Tile], list[list[Tile]]]:
         """The rack and the exposures once ``call`` is made."""
         rack = list(self.rack)
         for tile in call.tiles:
@@ -148,7 +149,7 @@ class Strategy:
         call = self.settings.call_share * (live - 1) * draws / pool
         return Chances(draw, min(0.95 - draw, call))
 
-    def holding(self, view: SeatView, groups: tuple[tuple[int, int], ...]) -> np.ndarray | None:
+    def holding(self, view: SeatView, groups: tuple[Group, ...]) -> np.ndarray | None:
         """Which variants can hold these exposed groups (None when there are none)."""
         if not groups:
             return None
@@ -157,7 +158,7 @@ class Strategy:
             self._holding[groups] = index.mask_to_bool(index.holding(groups))
         return self._holding[groups]
 
-    def outlook(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
+    def outlook(self, view: SeatView, rack: Sequence[Tile], exposures: Sequence[Sequence[Tile]],
                 unseen: Sequence[int] | None = None) -> Outlook:
         """This rack and these exposures measured against every variant of the card."""
         unseen = self.unseen(view) if unseen is None else unseen
@@ -193,13 +194,13 @@ class Strategy:
         settings = self.settings
         return worth(self.tables(view), log_chance, settings.lines, settings.secondary, settings.within, keep)
 
-    def removal_worths(self, view: SeatView, outlook: Outlook, kinds: Sequence[int]) -> list[float]:
+    def removal_worths(self, view: SeatView, outlook: Outlook, kinds: Sequence[Tile]) -> list[float]:
         """The rack's worth after giving away one tile of each kind in ``kinds`` (the wild kind allowed)."""
         after, keep = outlook.after_removal(kinds, view.card.wild, self.settings.lines)
         return [float(w) for w in self.worth(view, after, keep)]
 
-    def ranked_removals(self, view: SeatView, outlook: Outlook, kinds: Sequence[int],
-                        risk: FloatArray | None = None) -> list[tuple[int, float]]:
+    def ranked_removals(self, view: SeatView, outlook: Outlook, kinds: Sequence[Tile],
+                        risk: FloatArray | None = None) -> list[tuple[Tile, float]]:
         """``(kind, worth after giving one away)``, the best to give away first. Equal worths (tiles none of the
         best lines use) are told apart by what the other lines of the card would lose: in the Charleston above
         all, this keeps the tiles that may still grow into something. ``risk`` (per kind: the chance a discard of
@@ -214,7 +215,7 @@ class Strategy:
         order = sorted(range(len(kinds)), key=lambda n: (-rounded[n], usage[kinds[n]], kinds[n]))
         return [(kinds[n], worths[n]) for n in order]
 
-    def best_discard_worth(self, view: SeatView, rack: Sequence[int], exposures: Sequence[Sequence[int]],
+    def best_discard_worth(self, view: SeatView, rack: Sequence[Tile], exposures: Sequence[Sequence[Tile]],
                            unseen: Sequence[int]) -> float:
         """A 14-tile rack's worth after its best discard."""
         outlook = self.outlook(view, rack, exposures, unseen)
@@ -252,12 +253,12 @@ class Strategy:
             return exchange
         return self.discard(view)
 
-    def give_away(self, view: SeatView, rack: list[int], count: int, max_loss: float) -> list[int]:
+    def give_away(self, view: SeatView, rack: list[Tile], count: int, max_loss: float) -> list[Tile]:
         """Up to ``count`` passable tiles, one at a time, each the one whose loss costs the least worth; stops
         early when the next one would cost more than ``max_loss`` of the worth."""
         unseen = self.unseen(view)
         rack = list(rack)
-        given: list[int] = []
+        given: list[Tile] = []
         for _ in range(count):
             kinds = sorted({t for t in rack if t not in (Tile.J, Tile.BL) and t != view.card.wild})
             if not kinds:
@@ -401,7 +402,7 @@ class Strategy:
                 best_call, best_score = call, score
         return best_call or question.fallback
 
-    def call_targets(self, view: SeatView, rack: list[int], exposures: list[list[int]],
+    def call_targets(self, view: SeatView, rack: list[Tile], exposures: list[list[Tile]],
                      unseen: Sequence[int]) -> tuple[set[int], float]:
         """The tiles worth thinking of calling (a big group of an X variant near the best lacks them) and the
         rack's worth as it is. Kept while the rack stays the same: it is asked of every discard between two
@@ -419,7 +420,7 @@ class Strategy:
         return wanted, now
 
 
-def leaves_a_discard(view: SeatView, rack: Sequence[int], kind: int) -> bool:
+def leaves_a_discard(view: SeatView, rack: Sequence[Tile], kind: Tile) -> bool:
     """Whether the concealed rack left after throwing ``kind`` still holds a tile that may be thrown. Under rules
     that forbid throwing the wild tile (the 1946 flowers, P13), a rack left with wild tiles only would have
     nothing to throw after its next draw (the engine then offers the seat no move at all), so it is avoided."""
@@ -431,7 +432,7 @@ def leaves_a_discard(view: SeatView, rack: Sequence[int], kind: int) -> bool:
     return not rest or any(t != wild for t in rest)
 
 
-def traps(view: SeatView, rack: Sequence[int]) -> bool:
+def traps(view: SeatView, rack: Sequence[Tile]) -> bool:
     """Whether a 14-tile concealed rack (after a call or an exchange) has no discard that leaves something to
     throw (see :func:`leaves_a_discard`)."""
     wild = view.card.wild

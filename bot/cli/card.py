@@ -13,6 +13,7 @@ from bot.engine.cardfile import validate_card_text
 from bot.engine.errors import CardError, TileError
 from bot.engine.matching import CheckResult, check
 from bot.engine.notation import format_tiles, parse_groups, parse_tiles
+from bot.engine.tiles import Tile
 from bot.service.cards import card_files, cards_dir, load_card_file, read_card_file
 
 
@@ -49,7 +50,7 @@ def register(commands: Any) -> None:
         p.set_defaults(run=runner)
 
 
-def _rack(args: argparse.Namespace) -> tuple[list[int], list[list[int]]]:
+def _rack(args: argparse.Namespace) -> tuple[list[Tile], list[list[Tile]]]:
     try:
         return parse_tiles(args.tiles), parse_groups(args.exposed)
     except TileError as exc:

@@ -11,11 +11,11 @@ from bot.engine.errors import TileError
 from bot.engine.notation import check_available, format_tiles
 from bot.engine.rules import table_rules
 from bot.engine.sets import arrange, is_complete, shanten, structure
-from bot.engine.tiles import CLASSICAL, Tile, is_number, suit_of
+from bot.engine.tiles import CLASSICAL, KINDS, Tile, is_number, suit_of
 from bot.service.hints import describe
 
 
-def _checked(concealed: list[int], exposures: list[list[int]]) -> None:
+def _checked(concealed: list[Tile], exposures: list[list[Tile]]) -> None:
     """Refuse tiles the classical set lacks, too many of a tile, exposures that are not sets, a wrong count."""
     try:
         check_available([*concealed, *(t for e in exposures for t in e)], CLASSICAL)
@@ -33,7 +33,7 @@ def _checked(concealed: list[int], exposures: list[list[int]]) -> None:
                            f"concealed tiles; you gave {len(concealed)}")
 
 
-def run_check(concealed: list[int], exposures: list[list[int]], as_json: bool) -> int:
+def run_check(concealed: list[Tile], exposures: list[list[Tile]], as_json: bool) -> int:
     """Is it four sets and a pair?"""
     _checked(concealed, exposures)
     groups = arrange(concealed, exposures) if is_complete(concealed, len(exposures)) else None
@@ -50,12 +50,12 @@ def run_check(concealed: list[int], exposures: list[list[int]], as_json: bool) -
     return 0
 
 
-def run_analyze(concealed: list[int], exposures: list[list[int]], as_json: bool) -> int:
+def run_analyze(concealed: list[Tile], exposures: list[list[Tile]], as_json: bool) -> int:
     """How far from four sets and a pair, read how, and which tiles would help."""
     _checked(concealed, exposures)
     exposed = len(exposures)
     now = shanten(concealed, exposed)
-    helps = [t for t in range(Tile.WD + 1) if now >= 0 and len(concealed) % 3 == 1
+    helps = [t for t in KINDS[: Tile.WD + 1] if now >= 0 and len(concealed) % 3 == 1
              and concealed.count(t) < 4 and shanten([*concealed, t], exposed) < now]
     read = structure(concealed, exposed)
     result: dict[str, Any] = {"hand": LINE, "section": SECTION, "value": table_rules("classical").base,

@@ -6,22 +6,23 @@ The narrator sees every rack (it is a demo, not a table), so it can say what was
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.ai.selfplay import play_game
-from bot.engine.events import Event
+from bot.engine import payloads
+from bot.engine.events import Event, EventKind
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
 from bot.engine.rules import TableRules, rules_for_card, table_rules
-from bot.engine.tiles import code
+from bot.engine.tiles import Tile, code
 from bot.engine.views import public_view, seat_view
 from bot.engine.wording import line_words
 from bot.service.cards import load_card
 from bot.service.narration import describe
 
 
-def _tiles(tiles: list[int]) -> str:
+def _tiles(tiles: Sequence[Tile]) -> str:
     return " ".join(code(t) for t in tiles)
 
 
@@ -29,8 +30,9 @@ class Narrator:
     """Lays the game's events out for the terminal, in the words of :mod:`bot.service.narration`: the
     Charleston's passes as headings, each draw beside its discard, the winning hand with its card line."""
 
-    SHOWN = frozenset({"call", "exposure", "joker_exchange", "blank_swap", "dead_hand", "false_mahjong",
-                       "charleston_stopped", "draw_returned"})
+    SHOWN = frozenset({EventKind.CALL, EventKind.EXPOSURE, EventKind.JOKER_EXCHANGE, EventKind.BLANK_SWAP,
+                       EventKind.DEAD_HAND, EventKind.FALSE_MAHJONG, EventKind.CHARLESTON_STOPPED,
+                       EventKind.DRAW_RETURNED, EventKind.GAME_OVER})
 
     def __init__(self, game: Game, say: Callable[[str], None]) -> None:
         self.game = game
@@ -49,31 +51,28 @@ class Narrator:
 
     def line(self, event: Event) -> str:
         """The line for one event, or "" when the demo leaves it out."""
-        match event.type:
-            case "charleston" | "courtesy" | "play":
+        match event.payload:
+            case payloads.Charleston() | payloads.Courtesy() | payloads.Play():
                 return f"-- {describe(event, self.wind)} --"
-            case "charleston_received" | "courtesy_received":
+            case payloads.CharlestonReceived() | payloads.CourtesyReceived():
                 return f"   {describe(event, self.wind)}"
-            case "courtesy_exchanged" if event.data["count"]:
+            case payloads.CourtesyExchanged(count=count) if count:
                 return f"   {describe(event, self.wind)}"
-            case "drew" if event.seat is not None:
+            case payloads.Drew() if event.seat is not None:
                 self.drawn[event.seat] = event
                 return ""
-            case "discard" if event.seat is not None:
+            case payloads.Discard() if event.seat is not None:
                 drew = self.drawn.pop(event.seat, None)
                 return (describe(drew, self.wind) + " " if drew is not None else "") + describe(event, self.wind)
-            case "mahjong":
-                return self.mahjong_line(event)
-            case "game_over" if event.data["how"] != "wall":
+            case payloads.Mahjong():
+                return self.mahjong_line(event, event.payload)
+            case payloads.GameOver(how=how) if how != "wall":
                 return ""
-            case kind if kind in self.SHOWN or kind == "game_over":
-                return describe(event, self.wind)
-        return ""
+        return describe(event, self.wind) if event.type in self.SHOWN else ""
 
-    def mahjong_line(self, event: Event) -> str:
+    def mahjong_line(self, event: Event, won: payloads.Mahjong) -> str:
         """The Mah Jongg, the card line it matched and the hand, group by group."""
-        d = event.data
-        groups = "  ".join(_tiles(g) for g in d["tiles"])
+        groups = "  ".join(_tiles(g) for g in won.tiles)
         # A draw is told together with the discard that follows it; a winning draw has no discard, so it is
         # told here (a self-pick may also come from a joker exchange after a call, with no draw to tell).
         drew = self.drawn.pop(event.seat, None) if event.seat is not None else None
@@ -82,7 +81,7 @@ class Narrator:
         told = describe(event, self.wind, card=card)
         if not card.lines:  # the classical game: no card line to show
             return f"{draw}\n{told}\n   Hand: {groups}"
-        return f"{draw}\n{told}\n   {line_words(card, card.line(d['line']))}\n   Hand: {groups}"
+        return f"{draw}\n{told}\n   {line_words(card, card.line(won.line))}\n   Hand: {groups}"
 
 
 def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | None = None,

@@ -110,7 +110,7 @@ def run_rack(args: argparse.Namespace) -> int:
     try:
         concealed = parse_tiles(args.tiles)
         exposures = parse_groups(args.exposed)
-        drawn = int(parse_tile(args.drawn)) if args.drawn is not None else None
+        drawn = parse_tile(args.drawn) if args.drawn is not None else None
         everything = concealed + [t for g in exposures for t in g] + ([drawn] if drawn is not None else [])
         check_available(everything, standard_set(blanks=8))
     except TileError as exc:

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from .errors import EngineError
 from .notation import parse_tile
-from .tiles import code
+from .tiles import Tile, code
 
 TABLE = -1  # the seat of actions taken by the table itself (a call window's timer running out)
 
@@ -45,7 +45,7 @@ class CharlestonPass(Action):
     """Pass tiles face down (CH2); ``blind`` more are forwarded unseen from those received (CH5)."""
 
     type: ClassVar[str] = "charleston_pass"
-    tiles: tuple[int, ...]
+    tiles: tuple[Tile, ...]
     blind: int = 0
 
 
@@ -62,7 +62,7 @@ class CourtesyOffer(Action):
     """0-3 tiles offered across, most wanted-gone first; the pair swaps the smaller count (CH4)."""
 
     type: ClassVar[str] = "courtesy_offer"
-    tiles: tuple[int, ...]
+    tiles: tuple[Tile, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ class Discard(Action):
     """Throw ``tile`` from the rack, ending the turn."""
 
     type: ClassVar[str] = "discard"
-    tile: int
+    tile: Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +86,7 @@ class Call(Action):
     (naturals and jokers, P7); for Mah Jongg, ``tiles`` is empty and ``mahjong`` is True."""
 
     type: ClassVar[str] = "call"
-    tiles: tuple[int, ...] = ()
+    tiles: tuple[Tile, ...] = ()
     mahjong: bool = False
 
 
@@ -118,7 +118,7 @@ class ExchangeJoker(Action):
     type: ClassVar[str] = "exchange_joker"
     owner: int
     exposure: int
-    tile: int
+    tile: Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +142,7 @@ class DeclareKong(Action):
     concealed kong), or the fourth added to one's own exposed pung. A replacement tile is drawn at once."""
 
     type: ClassVar[str] = "kong"
-    tile: int
+    tile: Tile
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -177,11 +177,11 @@ def action_from_json(data: Any) -> Action:
         value = data[name]
         try:
             if name in _TILE_FIELDS:
-                value = int(parse_tile(value))
+                value = parse_tile(value)
             elif name in _TILES_FIELDS:
                 if not isinstance(value, list):
                     raise ActionFormatError(f"{cls.type}: 'tiles' must be a list of tile codes.")
-                value = tuple(int(parse_tile(t)) for t in value)
+                value = tuple(parse_tile(t) for t in value)
             elif name in ("mahjong", "stop"):
                 if not isinstance(value, bool):
                     raise ActionFormatError(f"{cls.type}: {name!r} must be true or false.")

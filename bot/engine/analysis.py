@@ -25,7 +25,7 @@ from .card import Card, Line, Variant
 from .index import MAX_COUNT, CardIndex
 from .matching import check_rack_size, exposure_group
 from .notation import check_available, counts_of
-from .tiles import NUM_KINDS, SORT_KEY, TileSet
+from .tiles import KINDS, NUM_KINDS, SORT_KEY, Tile, TileSet
 
 NOT_POSSIBLE = 64  # sorts impossible variants after every possible one (missing is at most 14)
 
@@ -39,7 +39,7 @@ class _Rack:
     exposed: tuple[int, ...]  # tiles per kind locked in the rack's exposures (jokers counted as their tile)
     reachable: tuple[int, ...]  # naturals per kind the rack may still hold: the set less what is seen elsewhere
     reachable_jokers: int
-    wild: int | None  # the wild kind (joker, or the 1946 flower)
+    wild: Tile | None  # the wild kind (joker, or the 1946 flower)
 
 
 class LineAnalysis:
@@ -59,25 +59,25 @@ class LineAnalysis:
         return f"LineAnalysis({self.line.id!r}, missing={self.missing}, possible={self.possible})"
 
     @cached_property
-    def _shortfall(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _shortfall(self) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
         return _shortfall(self.variant, self._rack)
 
     @property
-    def need(self) -> tuple[int, ...]:
+    def need(self) -> tuple[Tile, ...]:
         """The tiles still to get, in display order; jokers already held cover the hardest ones first."""
         return self._shortfall[0]
 
     @property
-    def spare(self) -> tuple[int, ...]:
+    def spare(self) -> tuple[Tile, ...]:
         """Concealed tiles this line has no place for (the rack's discards if it aims at this line)."""
         return self._shortfall[1]
 
 
-def _shortfall(variant: Variant, rack: _Rack) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    small_deficit: list[int] = []
-    big_deficit: dict[int, int] = {}
-    spare: list[int] = []
-    for kind in range(NUM_KINDS):
+def _shortfall(variant: Variant, rack: _Rack) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+    small_deficit: list[Tile] = []
+    big_deficit: dict[Tile, int] = {}
+    spare: list[Tile] = []
+    for kind in KINDS:
         room = variant.need[kind] - rack.exposed[kind]
         have = rack.naturals[kind]
         if room <= 0:
@@ -108,8 +108,8 @@ def _shortfall(variant: Variant, rack: _Rack) -> tuple[tuple[int, ...], tuple[in
     return tuple(sorted(need, key=SORT_KEY.__getitem__)), tuple(sorted(spare, key=SORT_KEY.__getitem__))
 
 
-def analyze(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int]] = (),
-            visible: Sequence[int] = (), tile_set: TileSet | None = None) -> list[LineAnalysis]:
+def analyze(card: Card, concealed: Sequence[Tile], exposures: Sequence[Sequence[Tile]] = (),
+            visible: Sequence[Tile] = (), tile_set: TileSet | None = None) -> list[LineAnalysis]:
     """Rank every line for a rack of 13 or 14 tiles: possible lines first, then fewest missing, highest value,
     card order. ``visible`` are tiles the rack can never get: the discards and the naturals in *other*
     players' exposures (their jokers can still be exchanged, so leave those out)."""
@@ -197,15 +197,15 @@ def _possible(index: CardIndex, rack: _Rack) -> npt.NDArray[np.bool_]:
     return result
 
 
-def can_still_win(card: Card, exposures: Sequence[Sequence[int]], visible: Sequence[int]) -> bool:
+def can_still_win(card: Card, exposures: Sequence[Sequence[Tile]], visible: Sequence[Tile]) -> bool:
     """From public information only (docs/rules.md §6, dead hands; §11.6): can a player with these exposures
     still make some line, given the tiles ``visible`` elsewhere (discards and the naturals of other players'
     exposures)? Her concealed tiles are unknown, so every tile not visible counts as still reachable."""
     return bool(possible_variants(card, exposures, visible).any())
 
 
-def possible_variants(card: Card, exposures: Sequence[Sequence[int]],
-                      visible: Sequence[int]) -> npt.NDArray[np.bool_]:
+def possible_variants(card: Card, exposures: Sequence[Sequence[Tile]],
+                      visible: Sequence[Tile]) -> npt.NDArray[np.bool_]:
     """The variants (one flag each, in ``card.index`` order) a player with these exposures can still make:
     the question of :func:`can_still_win`, answered for every variant."""
     wild = card.wild

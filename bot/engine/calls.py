@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import classical
+from . import classical, payloads
 from .actions import Call, CloseWindow, Hold, PassCall
 from .ending import false_mahjong, win
 from .errors import IllegalAction
-from .events import Event, EventKind, public
+from .events import Event, public
 from .liveness import alive_after, recheck
 from .matching import exposure_verdict, group_name
 from .queries import unanswered
@@ -55,11 +55,11 @@ def call(ref: Referee, action: Call) -> list[Event]:
                 events += maybe_resolve(ref, window)
             return events
         window.claims.append(Claim(action.seat, [], True))
-        events = [public(EventKind.CALL, action.seat, mahjong=True)]
+        events = [public(payloads.Call(mahjong=True), action.seat)]
     else:
         check_exposure_call(ref, action.seat, tile, action.tiles, window)
         window.claims.append(Claim(action.seat, list(action.tiles), False))
-        events = [public(EventKind.CALL, action.seat, mahjong=False, size=len(action.tiles) + 1)]
+        events = [public(payloads.Call(mahjong=False, size=len(action.tiles) + 1), action.seat)]
     if window is state.late_window:
         return events + late_claim(ref, window)
     return events + maybe_resolve(ref, window)
@@ -74,12 +74,12 @@ def late_claim(ref: Referee, window: CallWindow) -> list[Event]:
     if not turn.needs_draw and turn.drawn is not None:
         state.seats[turn.seat].rack.remove(turn.drawn)
         state.wall.insert(0, turn.drawn)
-        events.append(public(EventKind.DRAW_RETURNED, turn.seat, wall=len(state.wall)))
+        events.append(public(payloads.DrawReturned(wall=len(state.wall)), turn.seat))
     state.turn_state = Turn.over(turn.seat)
     return events + resolve(ref, window)
 
 
-def check_exposure_call(ref: Referee, seat_no: int, tile: int, tiles: Sequence[int], window: CallWindow) -> None:
+def check_exposure_call(ref: Referee, seat_no: int, tile: Tile, tiles: Sequence[Tile], window: CallWindow) -> None:
     """Refuse a call for an exposure that the rules or the card do not allow (P5-P8, TR1, P14)."""
     state = ref.state
     seat = state.seats[seat_no]
@@ -115,7 +115,7 @@ def pass_call(ref: Referee, action: PassCall) -> list[Event]:
     window = open_window(ref, action.seat)
     require_timed(ref, window)
     window.passed.append(action.seat)
-    return [public(EventKind.PASS, action.seat), *maybe_resolve(ref, window)]
+    return [public(payloads.Pass(), action.seat), *maybe_resolve(ref, window)]
 
 
 def hold(ref: Referee, action: Hold) -> list[Event]:
@@ -125,7 +125,7 @@ def hold(ref: Referee, action: Hold) -> list[Event]:
     if action.seat in window.held:
         raise IllegalAction("You can hold only once per discard.")
     window.held.append(action.seat)
-    return [public(EventKind.HOLD, action.seat, seconds=ref.state.rules.hold_seconds)]
+    return [public(payloads.Hold(seconds=ref.state.rules.hold_seconds), action.seat)]
 
 
 def require_timed(ref: Referee, window: CallWindow) -> None:
@@ -163,8 +163,7 @@ def win_on_discard(ref: Referee, seat_no: int, window: CallWindow) -> list[Event
         seat.rack.remove(step.tile)
         seat.rack.append(Tile.J)
         exposure.tiles[exposure.tiles.index(Tile.J)] = step.tile
-        events.append(public(EventKind.JOKER_EXCHANGE, seat_no, owner=step.owner, exposure=step.exposure,
-                             tile=step.tile))
+        events.append(public(payloads.JokerExchange(owner=step.owner, exposure=step.exposure, tile=step.tile), seat_no))
     discarder = None if found.redemptions else window.discarder
     return events + win(ref, seat_no, found.result, found.how, discarder=discarder, tile=window.tile)
 
@@ -190,7 +189,7 @@ def resolve(ref: Referee, window: CallWindow) -> list[Event]:
     """The window closes: the winning claim (P10, CL4) takes the discard, or play moves on."""
     state = ref.state
     if not window.claims:
-        events = [public(EventKind.WINDOW_CLOSED, window.discarder, claimed=False)]
+        events = [public(payloads.WindowClosed(claimed=False), window.discarder)]
         if state.rules.window_until_next_discard:
             events += next_turn(ref, window.discarder)
             if state.phase == Phase.PLAY:
@@ -205,7 +204,7 @@ def resolve(ref: Referee, window: CallWindow) -> list[Event]:
     state.window = None
     state.discards.pop()
     seat = state.seats[winner.seat]
-    events = [public(EventKind.WINDOW_CLOSED, window.discarder, claimed=True, winner=winner.seat)]
+    events = [public(payloads.WindowClosed(claimed=True, winner=winner.seat), window.discarder)]
     if winner.mahjong:
         if state.rules.classical:
             seat.rack.append(window.tile)
@@ -221,8 +220,7 @@ def resolve(ref: Referee, window: CallWindow) -> list[Event]:
     state.phase = Phase.PLAY
     state.turn_state = Turn.after_call(winner.seat, window.discarder)
     # A copy: a later joker exchange changes the exposure, never the event that told of it.
-    events.append(public(EventKind.EXPOSURE, winner.seat, tile=window.tile, tiles=list(exposure.tiles),
-                         called_from=window.discarder))
+    events.append(public(payloads.Exposure(window.tile, tuple(exposure.tiles), window.discarder), winner.seat))
     if state.rules.classical and len(tiles) == 4:
         return events + classical.replacement_draw(ref, winner.seat)  # a called kong (CL1 [?]: docs/rules.md)
     events += recheck(ref)  # §11.6: the exposed naturals are out of the others' reach

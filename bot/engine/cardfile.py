@@ -14,7 +14,7 @@ from typing import Any
 from .card import Card
 from .errors import CardError
 from .line import Line, Variant
-from .pattern import Symbolic, binding_count, expand, letter_bindings, number_range, parse_pattern
+from .pattern import Group, Symbolic, binding_count, expand, letter_bindings, number_range, parse_pattern
 from .rules import PRESETS
 from .tiles import SET_1946, STANDARD, Tile, TileSet, name
 
@@ -270,7 +270,7 @@ class _Compiler:
                                   "combinations of suits and number shifts; use fewer alternatives, shifts or "
                                   "suit letters")
             return ()
-        unique: dict[tuple[tuple[int, int], ...], Variant] = {}
+        unique: dict[tuple[Group, ...], Variant] = {}
         reasons: list[str] = []
         for groups, offsets in zip(parsed, shifts, strict=True):
             for offset in offsets:
@@ -296,7 +296,7 @@ def impossible_reason(variant: Variant, tile_set: TileSet) -> str:
     wild = tile_set.wild
     wilds = tile_set.counts[wild] if wild is not None else 0
     wanted = 0
-    for tile, need in enumerate(variant.need):
+    for tile, need in zip(Tile, variant.need, strict=True):
         if not need:
             continue
         have = tile_set.counts[tile]

@@ -8,9 +8,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from . import payloads
 from .actions import CharlestonPass, CharlestonVote, CourtesyOffer
 from .errors import IllegalAction
-from .events import Event, EventKind, private, public
+from .events import Event, private, public
 from .referee import Referee
 from .state import CharlestonState, GameState, Phase
 from .tiles import Tile, display_sorted
@@ -39,8 +40,8 @@ PASSES = (
 FIRST_CHARLESTON_END = 2  # index of the first Left, after which any player may stop (CH3)
 
 
-def resolve_round(own: dict[int, list[int]], blind: dict[int, int], offset: int,
-                  rng: random.Random) -> dict[int, list[int]]:
+def resolve_round(own: dict[int, list[Tile]], blind: dict[int, int], offset: int,
+                  rng: random.Random) -> dict[int, list[Tile]]:
     """Tiles each position receives and keeps, given what each passes of its own and how many it forwards blind.
 
     CH7: every position sends its own tiles; one that owes ``b`` blind tiles forwards ``b`` random tiles from
@@ -49,7 +50,7 @@ def resolve_round(own: dict[int, list[int]], blind: dict[int, int], offset: int,
     """
     positions = sorted(own)
     target = {p: (p + offset) % 4 for p in positions}
-    inbox: dict[int, list[int]] = {p: [] for p in positions}
+    inbox: dict[int, list[Tile]] = {p: [] for p in positions}
     for p in positions:
         inbox[target[p]].extend(own[p])
     owed = dict(blind)
@@ -98,7 +99,7 @@ def charleston_pass(ref: Referee, action: CharlestonPass) -> list[Event]:
                             f"makes {len(action.tiles) + action.blind}.")
     check_passable(ref, action.seat, action.tiles)
     cs.passes[action.seat] = (list(action.tiles), action.blind)
-    events = [public(EventKind.CHARLESTON_PASSED, action.seat, blind=action.blind)]
+    events = [public(payloads.CharlestonPassed(blind=action.blind), action.seat)]
     if all(s in cs.passes for s in state.players):
         events += resolve_pass(ref)
     return events
@@ -114,10 +115,10 @@ def pending(ref: Referee, phase: Phase) -> CharlestonState:
 def announce_pass(stage: int) -> Event:
     """The event that opens pass number ``stage``."""
     step = PASSES[stage]
-    return public(EventKind.CHARLESTON, step=step.name, blind_allowed=step.blind_allowed)
+    return public(payloads.Charleston(step=step.name, blind_allowed=step.blind_allowed))
 
 
-def check_passable(ref: Referee, seat: int, tiles: Sequence[int]) -> None:
+def check_passable(ref: Referee, seat: int, tiles: Sequence[Tile]) -> None:
     """Refuse jokers and blanks (never passed) and tiles the seat does not hold."""
     for tile in tiles:
         if tile == Tile.J:
@@ -149,12 +150,12 @@ def resolve_pass(ref: Referee) -> list[Event]:
             cs.bob_in.extend(tiles)
             continue
         state.seats[s].rack.extend(tiles)
-        events.append(private(EventKind.CHARLESTON_RECEIVED, s, tiles=display_sorted(tiles), step=step.name))
-    events.append(public(EventKind.CHARLESTON_STEP_DONE, step=step.name))
+        events.append(private(payloads.CharlestonReceived(tiles=tuple(display_sorted(tiles)), step=step.name), s))
+    events.append(public(payloads.CharlestonStepDone(step=step.name)))
     cs.passes = {}
     if cs.stage == FIRST_CHARLESTON_END and state.rules.second_charleston:
         state.phase = Phase.CHARLESTON_VOTE
-        return [*events, public(EventKind.CHARLESTON_VOTE)]
+        return [*events, public(payloads.CharlestonVote())]
     if cs.stage == FIRST_CHARLESTON_END or cs.stage == len(PASSES) - 1:
         return events + after_passes(ref)
     cs.stage += 1
@@ -173,7 +174,7 @@ def after_passes(ref: Referee) -> list[Event]:
     state = ref.state
     if state.rules.courtesy_pass:
         state.phase = Phase.COURTESY
-        return [public(EventKind.COURTESY)]
+        return [public(payloads.Courtesy())]
     return finish_charleston(ref)
 
 
@@ -188,7 +189,7 @@ def finish_charleston(ref: Referee) -> list[Event]:
         rng = state.rng()
         rng.shuffle(leftover)
         state.wall.extend(leftover)
-    return [public(EventKind.CHARLESTON_DONE), *begin_play(ref)]
+    return [public(payloads.CharlestonDone()), *begin_play(ref)]
 
 
 def charleston_vote(ref: Referee, action: CharlestonVote) -> list[Event]:
@@ -198,11 +199,11 @@ def charleston_vote(ref: Referee, action: CharlestonVote) -> list[Event]:
     if action.seat in cs.votes:
         raise IllegalAction("You have already voted.")
     cs.votes[action.seat] = action.stop
-    events = [public(EventKind.CHARLESTON_VOTED, action.seat, stop=action.stop)]
+    events = [public(payloads.CharlestonVoted(stop=action.stop), action.seat)]
     if action.stop:
         # CH3: any one player may stop; the courtesy pass still happens.
         cs.votes = {}
-        return [*events, public(EventKind.CHARLESTON_STOPPED, action.seat), *after_passes(ref)]
+        return [*events, public(payloads.CharlestonStopped(), action.seat), *after_passes(ref)]
     if all(s in cs.votes for s in state.players):
         cs.votes = {}
         cs.stage += 1
@@ -221,7 +222,7 @@ def courtesy_offer(ref: Referee, action: CourtesyOffer) -> list[Event]:
         raise IllegalAction("A courtesy pass is 0 to 3 tiles.")
     check_passable(ref, action.seat, action.tiles)
     cs.offers[action.seat] = list(action.tiles)
-    events = [public(EventKind.COURTESY_OFFERED, action.seat, count=len(action.tiles))]
+    events = [public(payloads.CourtesyOffered(count=len(action.tiles)), action.seat)]
     if not all(s in cs.offers for s in state.players):
         return events
     bob = bob_seat(state)
@@ -242,9 +243,9 @@ def courtesy_offer(ref: Referee, action: CourtesyOffer) -> list[Event]:
             state.seats[partner].rack.remove(tile)
         state.seats[s].rack.extend(take)
         state.seats[partner].rack.extend(give)
-        events.append(public(EventKind.COURTESY_EXCHANGED, s, partner=partner, count=count))
-        events.append(private(EventKind.COURTESY_RECEIVED, s, tiles=display_sorted(take)))
-        events.append(private(EventKind.COURTESY_RECEIVED, partner, tiles=display_sorted(give)))
+        events.append(public(payloads.CourtesyExchanged(partner=partner, count=count), s))
+        events.append(private(payloads.CourtesyReceived(tiles=tuple(display_sorted(take))), s))
+        events.append(private(payloads.CourtesyReceived(tiles=tuple(display_sorted(give))), partner))
     return events + finish_charleston(ref)
 
 
@@ -262,5 +263,5 @@ def courtesy_with_bob(ref: Referee, seat: int) -> list[Event]:
         state.seats[seat].rack.remove(tile)
     state.seats[seat].rack.extend(take)
     cs.bob_in.extend(give)
-    return [public(EventKind.COURTESY_EXCHANGED, seat, partner=None, count=count),
-            private(EventKind.COURTESY_RECEIVED, seat, tiles=display_sorted(take))]
+    return [public(payloads.CourtesyExchanged(partner=None, count=count), seat),
+            private(payloads.CourtesyReceived(tiles=tuple(display_sorted(take))), seat)]

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import payloads
 from .actions import Action, DeclareKong, DeclareMahJongg, Discard
 from .card import Card
 from .ending import end, false_mahjong
 from .errors import IllegalAction
-from .events import Event, EventKind, private, public
+from .events import Event, private, public
 from .referee import Referee
 from .rules import CLASSICAL_CARD
 from .sets import arrange, is_complete
 from .state import Exposure, GameState, Phase, Result, Seat, Turn, TurnStage
-from .tiles import CLASSICAL, is_number, name, suit_of
+from .tiles import CLASSICAL, Tile, is_number, name, suit_of
 from .turns import discard, next_turn
 
 CARD = Card(id=CLASSICAL_CARD, name="Classical game (four sets and a pair)", year=None, ruleset="classical",
@@ -29,7 +30,7 @@ LINE = "classical"  # the "line" a classical win is recorded under (results, the
 SECTION = "four sets and a pair"
 
 
-def is_chow(tile: int, tiles: Sequence[int]) -> bool:
+def is_chow(tile: Tile, tiles: Sequence[Tile]) -> bool:
     """Whether ``tile`` with the two ``tiles`` makes three in a row of one suit."""
     if len(tiles) != 2 or not is_number(tile):
         return False
@@ -38,13 +39,13 @@ def is_chow(tile: int, tiles: Sequence[int]) -> bool:
     return all(suit_of(t) == suit for t in run) and run[1] == run[0] + 1 and run[2] == run[1] + 1
 
 
-def complete(seat: Seat, extra: int | None = None) -> bool:
+def complete(seat: Seat, extra: Tile | None = None) -> bool:
     """Whether the seat's tiles (with ``extra``, a discard it would take) are four sets and a pair (CL1)."""
     rack = seat.rack if extra is None else [*seat.rack, extra]
     return is_complete(rack, len(seat.exposures))
 
 
-def win(ref: Referee, seat: int, how: str, discarder: int | None = None, tile: int | None = None) -> list[Event]:
+def win(ref: Referee, seat: int, how: str, discarder: int | None = None, tile: Tile | None = None) -> list[Event]:
     """``seat`` goes out (CL1); ``how`` is self_pick, discard or heavenly; ``tile`` the tile that won it. A win is
     worth the table's base."""
     state = ref.state
@@ -53,8 +54,8 @@ def win(ref: Referee, seat: int, how: str, discarder: int | None = None, tile: i
     assert groups is not None, "a classical win is checked before it is declared"
     value = state.rules.base
     outcome = Result(how, seat, LINE, value, None, discarder, False, False, groups, tile)
-    return [public(EventKind.MAHJONG, seat, line=LINE, section=SECTION, value=value, how=how,
-                   discarder=discarder, jokerless=False, tiles=groups),
+    hand = tuple(tuple(g) for g in groups)
+    return [public(payloads.Mahjong(LINE, SECTION, value, how, discarder, jokerless=False, tiles=hand), seat),
             *end(ref, outcome)]
 
 
@@ -65,10 +66,10 @@ def replacement_draw(ref: Referee, seat: int) -> list[Event]:
     state.seats[seat].rack.append(tile)
     state.phase = Phase.PLAY
     state.turn_state = Turn.after_draw(seat, tile)
-    return [public(EventKind.REPLACEMENT, seat, wall=len(state.wall)), private(EventKind.DREW, seat, tile=tile)]
+    return [public(payloads.Replacement(wall=len(state.wall)), seat), private(payloads.Drew(tile=tile), seat)]
 
 
-def kong_refusal(state: GameState, seat: int, tile: int) -> str | None:
+def kong_refusal(state: GameState, seat: int, tile: Tile) -> str | None:
     """Why ``seat`` may not declare a kong of ``tile`` now (the turn itself already checked), or None."""
     if state.turn_state.stage not in (TurnStage.DREW, TurnStage.DEALT):
         return "A kong is declared after drawing, before you discard (a called pung must be followed by a discard)."
@@ -82,7 +83,7 @@ def kong_refusal(state: GameState, seat: int, tile: int) -> str | None:
             "the fourth in your rack.")
 
 
-def _pung_of(chair: Seat, tile: int) -> Exposure | None:
+def _pung_of(chair: Seat, tile: Tile) -> Exposure | None:
     return next((e for e in chair.exposures if len(e.tiles) == 3 and all(t == tile for t in e.tiles)), None)
 
 
@@ -106,8 +107,8 @@ def declare_kong(ref: Referee, action: DeclareKong) -> list[Event]:
         chair.rack.remove(action.tile)
         pung.tiles.append(action.tile)
         exposure = pung
-    events = [public(EventKind.KONG, action.seat, tile=action.tile, tiles=list(exposure.tiles),
-                     concealed=concealed, added=not concealed)]
+    events = [public(payloads.Kong(action.tile, tuple(exposure.tiles), concealed=concealed, added=not concealed),
+                     action.seat)]
     return events + replacement_draw(ref, action.seat)
 
 

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import payloads
 from .actions import Call
 from .calls import late_claim, maybe_resolve, open_window
 from .classical import complete, is_chow
 from .ending import false_mahjong
 from .errors import IllegalAction
-from .events import Event, EventKind, public
+from .events import Event, public
 from .referee import Referee
 from .state import CallWindow, Claim, GameState
-from .tiles import name
+from .tiles import Tile, name
 from .turns import next_seat
 
 
@@ -35,13 +36,12 @@ def call(ref: Referee, action: Call) -> list[Event]:
                 events += maybe_resolve(ref, window)
             return events
         window.claims.append(Claim(action.seat, [], True))
-        events = [public(EventKind.CALL, action.seat, mahjong=True)]
+        events = [public(payloads.Call(mahjong=True), action.seat)]
     else:
         kind = set_call_kind(state, action.seat, tile, action.tiles, window)
         ref.require_in_rack(action.seat, action.tiles)
         window.claims.append(Claim(action.seat, list(action.tiles), False))
-        events = [public(EventKind.CALL, action.seat, mahjong=False, size=len(action.tiles) + 1,
-                         chow=kind == "chow")]
+        events = [public(payloads.Call(mahjong=False, size=len(action.tiles) + 1, chow=kind == "chow"), action.seat)]
     if window is state.late_window:
         return events + late_claim(ref, window)
     return events + maybe_resolve(ref, window)
@@ -52,7 +52,7 @@ def chow_seat(state: GameState, discarder: int) -> int | None:
     return next_seat(state, discarder)
 
 
-def set_call_kind(state: GameState, seat: int, tile: int, tiles: Sequence[int], window: CallWindow) -> str:
+def set_call_kind(state: GameState, seat: int, tile: Tile, tiles: Sequence[Tile], window: CallWindow) -> str:
     """``chow``, ``pung`` or ``kong`` for a call the rules allow (its tiles not yet checked against the rack);
     refuses anything else with the reason."""
     if window.mahjong_only:

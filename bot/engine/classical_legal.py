@@ -9,7 +9,7 @@ from .actions import Action, Call, DeclareKong, DeclareMahJongg, Discard, Hold, 
 from .classical import complete, kong_refusal
 from .classical_calls import chow_seat
 from .state import CallWindow, GameState
-from .tiles import SORT_KEY, is_number, suit_of
+from .tiles import SORT_KEY, number_of, number_tile, suit_of
 
 
 def turn_actions(state: GameState, seat: int) -> list[Action]:
@@ -36,10 +36,11 @@ def call_actions(state: GameState, seat: int, window: CallWindow, *, late: bool)
     if window.mahjong_only:
         return actions
     held = Counter(me.rack)
-    if is_number(tile) and chow_seat(state, window.discarder) == seat:
-        for low in (tile - 2, tile - 1, tile):
-            run = [t for t in (low, low + 1, low + 2) if t != tile]
-            if all(t >= 0 and is_number(t) and suit_of(t) == suit_of(tile) and held[t] for t in run):
+    suit, number = suit_of(tile), number_of(tile)
+    if suit is not None and number is not None and chow_seat(state, window.discarder) == seat:
+        for low in range(max(1, number - 2), min(number, 7) + 1):  # the chows of one suit that hold the tile
+            run = [number_tile(suit, n) for n in range(low, low + 3) if n != number]
+            if all(held[t] for t in run):
                 actions.append(Call(seat, tuple(run), False))
     if held[tile] >= 2:
         actions.append(Call(seat, (tile, tile), False))

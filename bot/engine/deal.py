@@ -7,16 +7,17 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+from . import payloads
 from .card import Card
 from .errors import TileError
-from .events import Event, EventKind, private, public
+from .events import Event, private, public
 from .notation import check_available
 from .queries import seat_wind, tile_set_for
 from .rules import RulesError, TableRules
 from .state import GameState, Phase, Seat, Turn
 from .tiles import Tile, TileSet, code, display_sorted
 
-Deal = tuple[Sequence[Sequence[int]], Sequence[int]]  # hands by seat, then the first tiles of the wall
+Deal = tuple[Sequence[Sequence[Tile]], Sequence[Tile]]  # hands by seat, then the first tiles of the wall
 
 
 def deal_game(card: Card, rules: TableRules, seed: int, *, east: int, game_no: int,
@@ -43,8 +44,8 @@ def deal_game(card: Card, rules: TableRules, seed: int, *, east: int, game_no: i
     else:
         _deal_given(state, tile_set, rng, deal)
         state.deal = {"hands": [[code(t) for t in h] for h in deal[0]], "wall": [code(t) for t in deal[1]]}
-    events = [public(EventKind.DEAL, east=east, wall=len(state.wall), game_no=game_no)]
-    events += [private(EventKind.RACK, s, tiles=display_sorted(state.seats[s].rack)) for s in state.players]
+    events = [public(payloads.Deal(east=east, wall=len(state.wall), game_no=game_no))]
+    events += [private(payloads.Rack(tiles=tuple(display_sorted(state.seats[s].rack))), s) for s in state.players]
     return state, events
 
 

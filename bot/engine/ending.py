@@ -3,15 +3,17 @@ dead, a false declaration at a strict table (docs/rules.md §6, §7)."""
 
 from __future__ import annotations
 
-from .events import Event, EventKind, public
+from . import payloads
+from .events import Event, public
 from .matching import CheckResult
 from .payouts import payouts
 from .referee import Referee
 from .state import Payout, Phase, Result
+from .tiles import Tile
 
 
 def win(ref: Referee, seat: int, result: CheckResult, how: str, discarder: int | None = None,
-        tile: int | None = None) -> list[Event]:
+        tile: Tile | None = None) -> list[Event]:
     """``seat`` wins with the best line of ``result``; ``how`` is self_pick, discard or heavenly; ``tile`` is the
     tile that won it (the discard taken or the tile drawn), shown marked in the winning hand."""
     match = result.best
@@ -19,8 +21,8 @@ def win(ref: Referee, seat: int, result: CheckResult, how: str, discarder: int |
     line = match.line
     outcome = Result(how, seat, line.id, line.value, line.east_value, discarder, match.jokerless,
                      line.singles_and_pairs, [list(g) for g in match.arrangement], tile)
-    return [public(EventKind.MAHJONG, seat, line=line.id, section=line.section, value=line.value, how=how,
-                   discarder=discarder, jokerless=match.pays_jokerless, tiles=outcome.tiles),
+    return [public(payloads.Mahjong(line.id, line.section, line.value, how, discarder, match.pays_jokerless,
+                              match.arrangement), seat),
             *end(ref, outcome)]
 
 
@@ -30,8 +32,7 @@ def end(ref: Referee, result: Result) -> list[Event]:
     state.result = result
     state.phase = Phase.FINISHED
     state.window = None
-    return [public(EventKind.GAME_OVER, result.winner, how=result.how,
-                   payouts=[p.to_json() for p in payouts(state)])]
+    return [public(payloads.GameOver(how=result.how, payouts=tuple(payouts(state))), result.winner)]
 
 
 def kill(ref: Referee, seat: int, reason: str) -> list[Event]:
@@ -39,14 +40,14 @@ def kill(ref: Referee, seat: int, reason: str) -> list[Event]:
     state = ref.state
     state.seats[seat].dead = True
     state.seats[seat].dead_reason = reason
-    return [public(EventKind.DEAD_HAND, seat, reason=reason)]
+    return [public(payloads.DeadHand(reason=reason), seat)]
 
 
 def false_mahjong(ref: Referee, seat: int) -> list[Event]:
     """Strict mode (§11.1, M4b): a declaration that is not Mah Jongg exposed the hand, so it is dead; the
     1946 rules add a penalty to each intact player. The caller moves play on."""
     state = ref.state
-    events = [public(EventKind.FALSE_MAHJONG, seat)]
+    events = [public(payloads.FalseMahjong(), seat)]
     penalty = state.rules.false_mahjong_penalty
     if penalty:
         for other in state.live_seats:

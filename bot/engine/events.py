@@ -1,113 +1,178 @@
-"""What happened, as told to the table: the kinds of event, each with its data fields, and the event itself.
+"""What happened, as told to the table: the kinds of event, the link to the payload each carries, and the event.
+
+Every :class:`EventKind` has a payload class of its own in :mod:`bot.engine.payloads`, a frozen dataclass named
+after the kind (``DISCARD``: ``payloads.Discard``) whose fields are the kind's data, tiles typed as
+:class:`~bot.engine.tiles.Tile`. The one link between the two is :data:`PAYLOADS`; ``tests/test_game_events.py``
+checks it pairs every kind with exactly one class and every class with exactly one kind.
+
+Code that reads events matches on the payload classes, never on the kinds nor their strings:
+``match event.payload: case payloads.Discard(tile=tile): ...``. We chose the classes over the enum members because
+mypy narrows ``event.payload`` to the class in each case, so reading a field the kind does not carry, or using
+one as the wrong type, is a type error, and a removed or renamed class is an error at every match that names it;
+matching ``event.type`` against ``EventKind.DISCARD`` would leave the payload the whole union in every case, each
+read unchecked or cast. A match that must cover every kind ends in ``case _: assert_never(event.payload)``, which
+mypy refuses while a class is left out. Where the payloads' names would clash with the actions' or the state's
+(``Discard``, ``Call``, ``Turn``, ``Exposure``...), the module is imported whole (``payloads.Discard``).
 
 An event of a private kind is for ``seat`` alone (it names concealed tiles); every other event may be shown to
-everyone. :class:`EventKind` is the whole vocabulary; it is a ``StrEnum``, so ``event.type == "discard"`` holds.
+everyone. :meth:`Event.to_json` is the replay form (docs/replay-format.md): the kind, seat and privacy, then the
+payload's fields in order, tiles as codes, a field that applies only sometimes left out when it does not.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
+from . import payloads
 from .tiles import code
 
 
 class EventKind(StrEnum):
-    """Every kind of event, with the data fields it carries and whether it is private to its seat.
+    """Every kind of event, whether it is private to its seat, and whether the service raises it.
 
-    ``seat`` is the seat the event is about (None when it is about the table). Tile fields hold tile kinds
-    and become codes in :meth:`Event.to_json`.
+    ``seat`` is the seat the event is about (None when it is about the table). What the kind says and the data it
+    carries are its payload class's (:attr:`about`, :attr:`fields`).
     """
 
-    fields: tuple[str, ...]  # the keys of ``Event.data`` (some only when they apply, see ``about``)
-    about: str  # what the event says
     private: bool  # for ``seat`` alone
     by_service: bool  # raised by the table service, never by the engine
 
-    def __new__(cls, value: str, fields: tuple[str, ...], about: str, private: bool = False,
-                by_service: bool = False) -> EventKind:
+    def __new__(cls, value: str, private: bool = False, by_service: bool = False) -> EventKind:
         member = str.__new__(cls, value)
         member._value_ = value
-        member.fields = fields
-        member.about = about
         member.private = private
         member.by_service = by_service
         return member
 
+    @property
+    def payload(self) -> type[payloads.Payload]:
+        """The payload class of this kind."""
+        return PAYLOADS[self]
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The kind's data fields, in order (some only when they apply: see the payload class)."""
+        return tuple(f.name for f in fields(PAYLOADS[self]))
+
+    @property
+    def about(self) -> str:
+        """What an event of this kind says."""
+        return PAYLOADS[self].__doc__ or ""
+
+    # Each member is its value, then (when set) private, then by_service.
     # -- raised by the engine: the deal and the Charleston ------------------------------------------------
-    DEAL = "deal", ("east", "wall", "game_no"), "A game is dealt: East's seat, the tiles left in the wall."
-    RACK = "rack", ("tiles",), "The seat's dealt rack.", True
-    CHARLESTON = "charleston", ("step", "blind_allowed"), "A Charleston pass begins: its name, whether blind."
-    CHARLESTON_PASSED = "charleston_passed", ("blind",), "The seat has passed (how many tiles blind)."
-    CHARLESTON_RECEIVED = "charleston_received", ("tiles", "step"), "The tiles the seat received.", True
-    CHARLESTON_STEP_DONE = "charleston_step_done", ("step",), "Every seat has passed; the tiles have moved."
-    CHARLESTON_VOTE = "charleston_vote", (), "After the first left: each seat votes to stop or go on."
-    CHARLESTON_VOTED = "charleston_voted", ("stop",), "The seat voted (stop: True to stop)."
-    CHARLESTON_STOPPED = "charleston_stopped", (), "The seat stopped the Charleston."
-    COURTESY = "courtesy", (), "The courtesy pass across begins."
-    COURTESY_OFFERED = "courtesy_offered", ("count",), "The seat offered this many tiles."
-    COURTESY_EXCHANGED = "courtesy_exchanged", ("partner", "count"), \
-        "The seat and its partner (None: the dummy Bob) swapped this many tiles."
-    COURTESY_RECEIVED = "courtesy_received", ("tiles",), "The tiles the seat received across.", True
-    CHARLESTON_DONE = "charleston_done", (), "The Charleston is over."
+    DEAL = "deal"
+    RACK = "rack", True
+    CHARLESTON = "charleston"
+    CHARLESTON_PASSED = "charleston_passed"
+    CHARLESTON_RECEIVED = "charleston_received", True
+    CHARLESTON_STEP_DONE = "charleston_step_done"
+    CHARLESTON_VOTE = "charleston_vote"
+    CHARLESTON_VOTED = "charleston_voted"
+    CHARLESTON_STOPPED = "charleston_stopped"
+    COURTESY = "courtesy"
+    COURTESY_OFFERED = "courtesy_offered"
+    COURTESY_EXCHANGED = "courtesy_exchanged"
+    COURTESY_RECEIVED = "courtesy_received", True
+    CHARLESTON_DONE = "charleston_done"
 
     # -- raised by the engine: turns, calls, the end --------------------------------------------------------
-    PLAY = "play", ("turn", "wall"), "Play begins: the seat to move first, the tiles left in the wall."
-    DRAW = "draw", ("wall",), "The seat drew from the wall (tiles left)."
-    DREW = "drew", ("tile",), "The tile the seat drew.", True
-    DISCARD = "discard", ("tile",), "The seat discarded this tile."
-    CALL_WINDOW = "call_window", ("tile", "mahjong_only"), \
-        "The seat's discard may be called (mahjong_only: for Mah Jongg alone)."
-    TURN = "turn", (), "It is the seat's turn; it must draw."
-    DEAD_HAND = "dead_hand", ("reason",), "The seat's hand is dead, and why."
-    PASS = "pass", (), "The seat passed on the discard."
-    HOLD = "hold", ("seconds",), "The seat asked the table to wait this many seconds."
-    CALL = "call", ("mahjong", "size", "chow"), \
-        "The seat called the discard: for Mah Jongg, or for a group of size (chow: a classical chow)."
-    WINDOW_CLOSED = "window_closed", ("claimed", "winner"), \
-        "The call window on the seat's discard closed; winner is the seat that took it (when claimed)."
-    EXPOSURE = "exposure", ("tile", "tiles", "called_from"), \
-        "The seat exposed a group of tile, as tiles, calling the discard of called_from."
-    DRAW_RETURNED = "draw_returned", ("wall",), \
-        "A late (1946) claim took the discard: the seat's drawn tile went back on the wall."
-    KONG = "kong", ("tile", "tiles", "concealed", "added"), \
-        "Classical: the seat laid down a kong of tile on its turn (concealed: four from the rack; added: the " \
-        "fourth on its own exposed pung)."
-    REPLACEMENT = "replacement", ("wall",), \
-        "Classical: after a kong the seat drew a replacement tile from the end of the wall (tiles left)."
-    JOKER_EXCHANGE = "joker_exchange", ("owner", "exposure", "tile"), \
-        "The seat gave tile for a joker in exposure number exposure of seat owner."
-    BLANK_SWAP = "blank_swap", ("discard", "tile"), "The seat swapped a blank for the discard at that index."
-    FALSE_MAHJONG = "false_mahjong", (), "The seat declared a Mah Jongg it does not have (strict tables)."
-    MAHJONG = "mahjong", ("line", "section", "value", "how", "discarder", "jokerless", "tiles"), \
-        "The seat won: the line, how (self_pick, discard, heavenly), who threw the tile, the hand by group."
-    GAME_OVER = "game_over", ("how", "payouts"), \
-        "The game ended (seat: the winner, or None); how it ended and every transfer."
+    PLAY = "play"
+    DRAW = "draw"
+    DREW = "drew", True
+    DISCARD = "discard"
+    CALL_WINDOW = "call_window"
+    TURN = "turn"
+    DEAD_HAND = "dead_hand"
+    PASS = "pass"
+    HOLD = "hold"
+    CALL = "call"
+    WINDOW_CLOSED = "window_closed"
+    EXPOSURE = "exposure"
+    DRAW_RETURNED = "draw_returned"
+    KONG = "kong"
+    REPLACEMENT = "replacement"
+    JOKER_EXCHANGE = "joker_exchange"
+    BLANK_SWAP = "blank_swap"
+    FALSE_MAHJONG = "false_mahjong"
+    MAHJONG = "mahjong"
+    GAME_OVER = "game_over"
 
     # -- raised by the table service, never by the engine (the table and its lobby; all public) -----------
-    TABLE_OPENED = "table_opened", ("table_id",), "A table was opened (no seat).", False, True
-    JOINED = "joined", ("name",), "A player, by display name, took the seat.", False, True
-    LEFT = "left", ("name",), "The seat's player (or computer: name None) left the table.", False, True
-    COMPUTER_ADDED = "computer_added", ("level",), "A computer player of this level took the seat.", False, True
-    TABLE_CLOSED = "table_closed", (), "The table was closed.", False, True
-    AWAY = "computer_takes_over", (), \
-        "The seat's player is away (her time ran out, or she left mid-game): a computer plays for her until she " \
-        "is back.", False, True
-    BACK = "back", (), "The seat's player is back and plays her own seat again.", False, True
+    TABLE_OPENED = "table_opened", False, True
+    JOINED = "joined", False, True
+    LEFT = "left", False, True
+    COMPUTER_ADDED = "computer_added", False, True
+    TABLE_CLOSED = "table_closed", False, True
+    AWAY = "computer_takes_over", False, True
+    BACK = "back", False, True
 
 
 ENGINE_KINDS = frozenset(k for k in EventKind if not k.by_service)
 
 
+# The one link between kinds and payloads.
+PAYLOADS: dict[EventKind, type[payloads.Payload]] = {
+    EventKind.DEAL: payloads.Deal,
+    EventKind.RACK: payloads.Rack,
+    EventKind.CHARLESTON: payloads.Charleston,
+    EventKind.CHARLESTON_PASSED: payloads.CharlestonPassed,
+    EventKind.CHARLESTON_RECEIVED: payloads.CharlestonReceived,
+    EventKind.CHARLESTON_STEP_DONE: payloads.CharlestonStepDone,
+    EventKind.CHARLESTON_VOTE: payloads.CharlestonVote,
+    EventKind.CHARLESTON_VOTED: payloads.CharlestonVoted,
+    EventKind.CHARLESTON_STOPPED: payloads.CharlestonStopped,
+    EventKind.COURTESY: payloads.Courtesy,
+    EventKind.COURTESY_OFFERED: payloads.CourtesyOffered,
+    EventKind.COURTESY_EXCHANGED: payloads.CourtesyExchanged,
+    EventKind.COURTESY_RECEIVED: payloads.CourtesyReceived,
+    EventKind.CHARLESTON_DONE: payloads.CharlestonDone,
+    EventKind.PLAY: payloads.Play,
+    EventKind.DRAW: payloads.Draw,
+    EventKind.DREW: payloads.Drew,
+    EventKind.DISCARD: payloads.Discard,
+    EventKind.CALL_WINDOW: payloads.CallWindow,
+    EventKind.TURN: payloads.Turn,
+    EventKind.DEAD_HAND: payloads.DeadHand,
+    EventKind.PASS: payloads.Pass,
+    EventKind.HOLD: payloads.Hold,
+    EventKind.CALL: payloads.Call,
+    EventKind.WINDOW_CLOSED: payloads.WindowClosed,
+    EventKind.EXPOSURE: payloads.Exposure,
+    EventKind.DRAW_RETURNED: payloads.DrawReturned,
+    EventKind.KONG: payloads.Kong,
+    EventKind.REPLACEMENT: payloads.Replacement,
+    EventKind.JOKER_EXCHANGE: payloads.JokerExchange,
+    EventKind.BLANK_SWAP: payloads.BlankSwap,
+    EventKind.FALSE_MAHJONG: payloads.FalseMahjong,
+    EventKind.MAHJONG: payloads.Mahjong,
+    EventKind.GAME_OVER: payloads.GameOver,
+    EventKind.TABLE_OPENED: payloads.TableOpened,
+    EventKind.JOINED: payloads.Joined,
+    EventKind.LEFT: payloads.Left,
+    EventKind.COMPUTER_ADDED: payloads.ComputerAdded,
+    EventKind.TABLE_CLOSED: payloads.TableClosed,
+    EventKind.AWAY: payloads.Away,
+    EventKind.BACK: payloads.Back,
+}
+KIND_OF: dict[type[payloads.Payload], EventKind] = {cls: kind for kind, cls in PAYLOADS.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One thing that happened: its kind, the seat it is about, its data, and whether only that seat sees it."""
+    """One thing that happened: its payload (which names its kind), the seat it is about, and whether only that
+    seat sees it."""
 
-    type: EventKind
+    payload: payloads.Payload
     seat: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
     private: bool = False
+
+    @property
+    def type(self) -> EventKind:
+        """The event's kind."""
+        return KIND_OF[type(self.payload)]
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether a player in ``seat`` (None: a spectator) may see this event."""
@@ -115,29 +180,35 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         """The event as plain JSON, tiles as codes."""
-        return {"type": str(self.type), "seat": self.seat, "private": self.private, **_encode(self.data)}
+        out: dict[str, Any] = {"type": str(self.type), "seat": self.seat, "private": self.private}
+        for f in fields(self.payload):
+            value = getattr(self.payload, f.name)
+            if value is None and f.metadata.get(payloads.ABSENT):
+                continue
+            out[f.name] = _encode(f.name, value)
+        return out
 
 
-def _encode(data: dict[str, Any]) -> dict[str, Any]:
-    """Tile-valued entries (keys ``tile``/``tiles``, or ending in ``_tile``/``_tiles``) become codes."""
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == "tile" or key.endswith("_tile"):
-            out[key] = code(value) if value is not None else None
-        elif key == "tiles" or key.endswith("_tiles"):
-            out[key] = [[code(t) for t in g] if isinstance(g, (list, tuple)) else code(g) for g in value]
-        else:
-            out[key] = value
-    return out
+def _encode(key: str, value: Any) -> Any:
+    """Tile-valued fields (``tile``/``tiles``, a group or a hand by group) become codes, transfers their JSON."""
+    if key == "tile":
+        return code(value) if value is not None else None
+    if key == "tiles":
+        return [[code(t) for t in g] if isinstance(g, (list, tuple)) else code(g) for g in value]
+    if key == "payouts":
+        return [p.to_json() for p in value]
+    return value
 
 
-def public(kind: EventKind, seat: int | None = None, **data: Any) -> Event:
+def public(payload: payloads.Payload, seat: int | None = None) -> Event:
     """An event everyone may see."""
+    kind = KIND_OF[type(payload)]
     assert not kind.private, f"{kind} is a private kind"
-    return Event(kind, seat, data, False)
+    return Event(payload, seat, False)
 
 
-def private(kind: EventKind, seat: int, **data: Any) -> Event:
+def private(payload: payloads.Payload, seat: int) -> Event:
     """An event for ``seat`` alone."""
+    kind = KIND_OF[type(payload)]
     assert kind.private, f"{kind} is a public kind"
-    return Event(kind, seat, data, True)
+    return Event(payload, seat, True)

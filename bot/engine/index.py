@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from .line import Line, Variant
 from .pattern import Group
-from .tiles import NUM_KINDS
+from .tiles import NUM_KINDS, Tile
 
 # Deepest threshold row kept per kind: a rack never holds more naturals of one kind than this, and needs never
 # exceed 14. Rows past a variant's need are all zero, so one table size serves every lookup.
@@ -72,9 +72,9 @@ class CardIndex:
                     fit[kind][c] |= bit
         return fit
 
-    def _exposure_masks(self, exposed_lines: set[int]) -> dict[tuple[int, int, int], int]:
+    def _exposure_masks(self, exposed_lines: set[int]) -> dict[tuple[Tile, int, int], int]:
         """(tile, size, m) -> X-line variants with at least m groups of ``size`` of ``tile``."""
-        masks: dict[tuple[int, int, int], int] = {}
+        masks: dict[tuple[Tile, int, int], int] = {}
         for n, v in enumerate(self.variants):
             if v.line not in exposed_lines:
                 continue

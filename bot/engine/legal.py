@@ -91,10 +91,10 @@ def _classical_actions(game: Game, seat: int) -> list[Action]:
     return []
 
 
-def _combos(rack: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
+def _combos(rack: Sequence[Tile], size: int) -> Iterator[tuple[Tile, ...]]:
     """Distinct passable combinations of ``size`` tiles of the rack (jokers and blanks never pass)."""
     passable = sorted((t for t in rack if t not in (Tile.J, Tile.BL)), key=SORT_KEY.__getitem__)
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[Tile, ...]] = set()
     for combo in combinations(passable, size):
         if combo not in seen:
             seen.add(combo)
@@ -165,7 +165,7 @@ def _blank_swaps(game: Game, seat: int) -> list[Action]:
     state = game.state
     if blank_swap_refusal(state, seat):
         return []
-    seen: set[int] = set()
+    seen: set[Tile] = set()
     swaps: list[Action] = []
     for n, (_, tile) in enumerate(state.discards):
         if tile not in seen and not dead_discard_refusal(state, n):

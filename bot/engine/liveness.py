@@ -24,15 +24,16 @@ from .events import Event
 from .line import Variant
 from .matching import exposure_group
 from .notation import counts_of
+from .pattern import Group
 from .referee import Referee
 from .state import GameState, Phase
-from .tiles import NUM_KINDS
+from .tiles import NUM_KINDS, Tile
 
 QUICK_TRIES = 8  # variants holding a call's groups tried one by one before the whole card is searched
 DEAD_REASON = "no line on the card can still be made with these exposures and the tiles already out"
 
 
-def claimable(state: GameState) -> tuple[int, int] | None:
+def claimable(state: GameState) -> tuple[int, Tile] | None:
     """(discarder, tile) of the discard that may still be called, if any."""
     window = state.window if state.phase == Phase.CALL_WINDOW else state.late_window
     if window is None or not state.discards or state.discards[-1] != (window.discarder, window.tile):
@@ -40,7 +41,7 @@ def claimable(state: GameState) -> tuple[int, int] | None:
     return window.discarder, window.tile
 
 
-def out_of_reach(state: GameState, seat: int, wild: int | None) -> list[int]:
+def out_of_reach(state: GameState, seat: int, wild: Tile | None) -> list[Tile]:
     """Tiles ``seat`` can never get: the discards but the one it may still call, and the naturals of other
     seats' exposures."""
     live = claimable(state)
@@ -102,7 +103,7 @@ def alive(ref: Referee, seat: int, seen: list[int]) -> bool:
     return True
 
 
-def alive_after(ref: Referee, seat: int, group: Sequence[int]) -> bool:
+def alive_after(ref: Referee, seat: int, group: Sequence[Tile]) -> bool:
     """Whether ``seat``'s hand could still be made after exposing ``group`` made with the discard in play. The
     answer is asked for every call a seat is offered, so a few likely variants are tried before the whole card."""
     state = ref.state
@@ -126,17 +127,17 @@ def alive_after(ref: Referee, seat: int, group: Sequence[int]) -> bool:
     return _find_witness(ref, exposures, visible) is not None
 
 
-def _kinds(variant: Variant) -> tuple[int, ...]:
+def _kinds(variant: Variant) -> tuple[Tile, ...]:
     return tuple({tile for tile, _ in variant.groups})
 
 
-def _find_witness(ref: Referee, exposures: Sequence[Sequence[int]], visible: Sequence[int]) -> Variant | None:
+def _find_witness(ref: Referee, exposures: Sequence[Sequence[Tile]], visible: Sequence[Tile]) -> Variant | None:
     possible = possible_variants(ref.card, exposures, visible)
     found = np.flatnonzero(possible)
     return ref.card.index.variants[int(found[0])] if found.size else None
 
 
-def _still_possible(ref: Referee, variant: Variant, kinds: tuple[int, ...], groups: tuple[tuple[int, int], ...],
+def _still_possible(ref: Referee, variant: Variant, kinds: tuple[Tile, ...], groups: tuple[Group, ...],
                     seen: list[int]) -> bool:
     """The test of :func:`bot.engine.analysis.possible_variants` for one variant already known to hold the
     exposed ``groups``: singles and pairs within the naturals still reachable, the rest within those and the

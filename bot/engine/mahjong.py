@@ -3,10 +3,11 @@ blank for a dead discard, and declaring Mah Jongg on one's own turn (or East's h
 
 from __future__ import annotations
 
+from . import payloads
 from .actions import DeclareMahJongg, ExchangeJoker, SwapBlank
 from .ending import false_mahjong, win
 from .errors import IllegalAction
-from .events import Event, EventKind, public
+from .events import Event, public
 from .liveness import recheck
 from .matching import check
 from .queries import blank_swap_refusal, dead_discard_refusal, seat_wind
@@ -38,8 +39,7 @@ def exchange_joker(ref: Referee, action: ExchangeJoker) -> list[Event]:
     rack.append(Tile.J)
     exposure.tiles[exposure.tiles.index(Tile.J)] = action.tile
     state.turn_state = state.turn_state.with_exchange()
-    events = [public(EventKind.JOKER_EXCHANGE, action.seat, owner=action.owner, exposure=action.exposure,
-                     tile=action.tile)]
+    events = [public(payloads.JokerExchange(action.owner, action.exposure, action.tile), action.seat)]
     # §11.6: the natural now lies in an exposure, out of the others' reach (and out of the giver's).
     events += recheck(ref)
     if state.seats[action.seat].dead:
@@ -59,7 +59,7 @@ def swap_blank(ref: Referee, action: SwapBlank) -> list[Event]:
     rack.remove(Tile.BL)
     rack.append(tile)
     state.discards[action.discard] = (owner, Tile.BL)
-    return [public(EventKind.BLANK_SWAP, action.seat, discard=action.discard, tile=tile)]
+    return [public(payloads.BlankSwap(discard=action.discard, tile=tile), action.seat)]
 
 
 def declare(ref: Referee, action: DeclareMahJongg) -> list[Event]:

@@ -26,7 +26,7 @@ def group_name(size: int) -> str:
     return GROUP_NAMES.get(size, f"group of {size}")
 
 
-def exposure_group(tiles: Sequence[int], wild: Tile | None) -> Group:
+def exposure_group(tiles: Sequence[Tile], wild: Tile | None) -> Group:
     """The (tile, size) an exposure stands for; raises if it is not one tile repeated, wilds allowed."""
     naturals = {t for t in tiles if t != wild}
     shown = " ".join(code(t) for t in tiles)
@@ -53,7 +53,7 @@ class Match:
 
     line: Line
     variant: Variant
-    arrangement: tuple[tuple[int, ...], ...]
+    arrangement: tuple[tuple[Tile, ...], ...]
     jokerless: bool
 
     @property
@@ -95,7 +95,7 @@ class CheckResult:
         return max(self.matches, key=lambda m: (m.line.value * (2 if m.pays_jokerless else 1), -m.line.index))
 
 
-def check(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int]] = (),
+def check(card: Card, concealed: Sequence[Tile], exposures: Sequence[Sequence[Tile]] = (),
           tile_set: TileSet | None = None) -> CheckResult:
     """Every line of ``card`` that the concealed tiles and exposures make together (M2). ``tile_set``
     is the table's set when it differs from the card's (blanks added)."""
@@ -125,7 +125,7 @@ def check(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int
     return CheckResult(tuple(matches))
 
 
-def may_be_mahjong(card: Card, concealed: Sequence[int], exposures: Sequence[Sequence[int]] = ()) -> bool:
+def may_be_mahjong(card: Card, concealed: Sequence[Tile], exposures: Sequence[Sequence[Tile]] = ()) -> bool:
     """A quick test that lets through every rack :func:`check` would accept (and a few it would not): some
     variant admits exactly these naturals and holds these exposures. For tiles the engine itself holds, so
     unchecked; the game asks it before every full check of a rack that may call or declare."""
@@ -139,8 +139,8 @@ def may_be_mahjong(card: Card, concealed: Sequence[int], exposures: Sequence[Seq
     return bool(mask)
 
 
-def arrange(variant: Variant, concealed: Sequence[int], exposures: Sequence[Sequence[int]],
-            groups: Sequence[Group], wild: Tile | None) -> tuple[tuple[int, ...], ...] | None:
+def arrange(variant: Variant, concealed: Sequence[Tile], exposures: Sequence[Sequence[Tile]],
+            groups: Sequence[Group], wild: Tile | None) -> tuple[tuple[Tile, ...], ...] | None:
     """Lay the tiles out on the variant's groups, or None if they do not fit it exactly."""
     open_groups = Counter(variant.groups)
     open_groups.subtract(groups)
@@ -158,7 +158,7 @@ def arrange(variant: Variant, concealed: Sequence[int], exposures: Sequence[Sequ
             return None
     if sum(remaining_need) - sum(have) != wilds:
         return None
-    laid: dict[Group, list[tuple[int, ...]]] = {}
+    laid: dict[Group, list[tuple[Tile, ...]]] = {}
     exposed_left = list(zip(groups, exposures, strict=True))
     # Singles and pairs take naturals first; what is left of a kind goes to its big groups, then wilds.
     for tile, size in sorted(open_groups.elements(), key=lambda g: g[1]):
@@ -182,7 +182,7 @@ class ExposureVerdict:
     lines: tuple[Line, ...]  # the X lines that can hold all the exposures
 
 
-def exposure_verdict(card: Card, group: Sequence[int], existing: Sequence[Sequence[int]] = (), *,
+def exposure_verdict(card: Card, group: Sequence[Tile], existing: Sequence[Sequence[Tile]] = (), *,
                      min_size: int = 3) -> ExposureVerdict:
     """May ``group`` be exposed next to ``existing`` exposures? (P5, P8; the N7 idea: some X line must hold
     every exposure on a group of its own.)"""

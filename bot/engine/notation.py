@@ -39,13 +39,13 @@ def parse_tile(token: str) -> Tile:
     return tile
 
 
-def parse_tiles(text: str | Sequence[str]) -> list[int]:
+def parse_tiles(text: str | Sequence[str]) -> list[Tile]:
     """Tiles separated by spaces or commas, from one string or several; ``7Cx3`` repeats a tile. More than
     ``MAX_TILES`` tiles is refused (no set holds that many), so the work is bounded by the input's length."""
     parts: Sequence[object] = [text] if isinstance(text, str) else text
     if not isinstance(parts, list | tuple):
         raise TileError(f"{text!r:.{_SHOWN}} is not a list of tiles: write them as text, e.g. \"1B 2B 3B\".")
-    tiles: list[int] = []
+    tiles: list[Tile] = []
     for part in parts:
         if not isinstance(part, str):
             raise TileError(f"{part!r:.{_SHOWN}} is not a tile: write tiles as text. Type {ACCEPTED}.")
@@ -67,19 +67,19 @@ def parse_tiles(text: str | Sequence[str]) -> list[int]:
     return tiles
 
 
-def parse_groups(text: str) -> list[list[int]]:
+def parse_groups(text: str) -> list[list[Tile]]:
     """Exposures written as groups separated by semicolons: ``"5D 5D J; NX4"``."""
     groups = [parse_tiles(chunk) for chunk in text.split(";") if chunk.strip()]
     return groups
 
 
-def format_tiles(tiles: Iterable[int], *, sort: bool = False) -> str:
+def format_tiles(tiles: Iterable[Tile], *, sort: bool = False) -> str:
     """Tiles as canonical codes separated by spaces, in display order with ``sort``."""
     seq = list(tiles)
     return " ".join(code(t) for t in (display_sorted(seq) if sort else seq))
 
 
-def counts_of(tiles: Iterable[int]) -> list[int]:
+def counts_of(tiles: Iterable[Tile]) -> list[int]:
     """How many tiles of each kind, indexed by kind."""
     counts = [0] * NUM_KINDS
     for t in tiles:
@@ -87,10 +87,10 @@ def counts_of(tiles: Iterable[int]) -> list[int]:
     return counts
 
 
-def check_available(tiles: Iterable[int], tile_set: TileSet = STANDARD) -> None:
+def check_available(tiles: Iterable[Tile], tile_set: TileSet = STANDARD) -> None:
     """Raise if ``tiles`` use more copies of a kind than ``tile_set`` holds (five 3 Bams, nine jokers)."""
     counts = counts_of(tiles)
-    for kind, have in enumerate(counts):
+    for kind, have in zip(Tile, counts, strict=True):
         limit = tile_set.counts[kind]
         if have > limit:
             what = f"{have} x {code(kind)} ({name(kind)})"

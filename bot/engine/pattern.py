@@ -179,7 +179,7 @@ def binding_count(groups: Sequence[Symbolic]) -> int:
     return math.perm(len(Suit), distinct) * math.prod([len(Suit)] * free)
 
 
-Group = tuple[int, int]  # (tile kind, size)
+Group = tuple[Tile, int]  # (tile kind, size)
 
 
 def expand(groups: Sequence[Symbolic], shift: int, binding: dict[str, Suit]) -> tuple[Group, ...]:
@@ -192,5 +192,5 @@ def expand(groups: Sequence[Symbolic], shift: int, binding: dict[str, Suit]) -> 
             tile = DRAGON_OF_SUIT[binding[g.letter]]
         else:
             tile = Tile(g.value)
-        concrete.append((int(tile), g.size))
+        concrete.append((tile, g.size))
     return tuple(concrete)

@@ -35,8 +35,8 @@ def seat_wind(state: GameState, seat: int) -> str:
     return WIND_NAMES[(seat - state.east) % 4]
 
 
-def tiles_in_sight(discards: Iterable[tuple[int, int]], exposures: Sequence[Iterable[Iterable[int]]], *,
-                   exclude: int | None = None, wild: int | None = None) -> list[int]:
+def tiles_in_sight(discards: Iterable[tuple[int, Tile]], exposures: Sequence[Iterable[Iterable[Tile]]], *,
+                   exclude: int | None = None, wild: Tile | None = None) -> list[Tile]:
     """Tiles face up on the table: every discard, and the exposed tiles of every seat but ``exclude``
     (``exposures`` by seat). With ``wild`` given, wild tiles in exposures are left out: they can still be
     exchanged. With both, these are the tiles seat ``exclude`` can never get (docs/rules.md §11.6)."""
@@ -52,7 +52,7 @@ def unanswered(state: GameState, window: CallWindow) -> list[int]:
     return [s for s in state.live_seats if s != window.discarder and not window.answered(s)]
 
 
-def may_discard_flower(state: GameState, rack: Sequence[int]) -> bool:
+def may_discard_flower(state: GameState, rack: Sequence[Tile]) -> bool:
     """Whether a flower may be thrown from ``rack``: always where flowers are ordinary tiles (P13 [NMJL]); under the
     1946 rules never, unless every tile in the rack is a flower, when nothing else could be thrown and the game
     could not go on (docs/rules.md §11.7)."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from .matching import CheckResult, Match, check, exposure_group, may_be_mahjong
+from .pattern import Group
 from .referee import Referee
 from .tiles import Tile
 
@@ -28,7 +29,7 @@ class Redemption:
 
     owner: int
     exposure: int
-    tile: int
+    tile: Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,7 @@ class DiscardWin:
         return "self_pick" if self.redemptions else "discard"
 
 
-def discard_win(ref: Referee, seat: int, tile: int) -> DiscardWin | None:
+def discard_win(ref: Referee, seat: int, tile: Tile) -> DiscardWin | None:
     """How ``seat`` can win with the discard ``tile`` now, or None if she can't: the hand as it is, else (M3) the
     redemptions that finish it and pay most (fewest redemptions among those, the nearest exposures first)."""
     card = ref.card
@@ -77,12 +78,12 @@ def discard_win(ref: Referee, seat: int, tile: int) -> DiscardWin | None:
     return best[1] if best is not None else None
 
 
-def _redeemable(ref: Referee, seat: int) -> dict[int, list[tuple[int, int]]]:
+def _redeemable(ref: Referee, seat: int) -> dict[Tile, list[tuple[int, int]]]:
     """The jokers ``seat`` could redeem, by the natural each stands for: (owner, exposure) once per joker, her own
     exposures first, then the others' in turn order after her. Only naturals she holds count."""
     state = ref.state
     held = set(state.seats[seat].rack)
-    slots: dict[int, list[tuple[int, int]]] = {}
+    slots: dict[Tile, list[tuple[int, int]]] = {}
     for step in range(4):
         owner = (seat + step) % 4
         for n, exposure in enumerate(state.seats[owner].exposures):
@@ -91,7 +92,7 @@ def _redeemable(ref: Referee, seat: int) -> dict[int, list[tuple[int, int]]]:
     return slots
 
 
-def _plans(slots: dict[int, list[tuple[int, int]]], held: Counter[int]) -> Iterator[tuple[Redemption, ...]]:
+def _plans(slots: dict[Tile, list[tuple[int, int]]], held: Counter[Tile]) -> Iterator[tuple[Redemption, ...]]:
     """Every set of redemptions worth trying, fewest first: per natural, how many of the jokers standing for it
     (taken in the order of ``slots``), never more than the rack holds of that natural."""
     kinds = sorted(slots)
@@ -102,7 +103,7 @@ def _plans(slots: dict[int, list[tuple[int, int]]], held: Counter[int]) -> Itera
                     for owner, n in slots[kind][:count])
 
 
-def _finished(ref: Referee, seat: int, tile: int, plan: Sequence[Redemption], jokers_held: int) -> CheckResult | None:
+def _finished(ref: Referee, seat: int, tile: Tile, plan: Sequence[Redemption], jokers_held: int) -> CheckResult | None:
     """The X lines the hand makes after ``plan`` with the discard ``tile``, keeping P7 for the group the discard
     completes; None if it makes none."""
     card = ref.card
@@ -124,7 +125,7 @@ def _finished(ref: Referee, seat: int, tile: int, plan: Sequence[Redemption], jo
     return CheckResult(kept) if kept else None
 
 
-def _p7(match: Match, exposed: Sequence[tuple[int, int]], naturals: int, tile: int, jokers_held: int) -> bool:
+def _p7(match: Match, exposed: Sequence[Group], naturals: int, tile: Tile, jokers_held: int) -> bool:
     """Whether the discard can sit in a concealed group of the line whose other tiles were all in the rack at the
     call: a single or pair (naturals only), or a pung or larger needing no more jokers than she held then."""
     open_groups = Counter(match.variant.groups)

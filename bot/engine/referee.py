@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from .card import Card
 from .errors import IllegalAction
 from .line import Variant
+from .pattern import Group
 from .queries import PHASE_HINT, seat_wind, tile_set_for, tiles_in_sight
 from .rules import RulesError
 from .state import GameState, Phase
-from .tiles import name
+from .tiles import Tile, name
 
 
 class Referee:
@@ -30,7 +31,7 @@ class Referee:
         self.tile_set = tile_set_for(state.rules)
         # seat -> (its exposures as (tile, size), a variant it can still make, that variant's tile kinds): see
         # :mod:`bot.engine.liveness`.
-        self.witnesses: dict[int, tuple[tuple[tuple[int, int], ...], Variant, tuple[int, ...]]] = {}
+        self.witnesses: dict[int, tuple[tuple[Group, ...], Variant, tuple[Tile, ...]]] = {}
 
     def require_phase(self, *phases: Phase) -> None:
         """Refuse the action unless the game is in one of ``phases``."""
@@ -49,7 +50,7 @@ class Referee:
         if not drawn and not needs_draw:
             raise IllegalAction("You already have your tile this turn: discard (or declare Mah Jongg).")
 
-    def require_in_rack(self, seat: int, tiles: Sequence[int]) -> None:
+    def require_in_rack(self, seat: int, tiles: Sequence[Tile]) -> None:
         """Refuse the action unless ``seat``'s concealed rack holds all of ``tiles``."""
         have = Counter(self.state.seats[seat].rack)
         for tile, count in Counter(tiles).items():
@@ -57,7 +58,7 @@ class Referee:
                 held = "none" if not have[tile] else str(have[tile])
                 raise IllegalAction(f"You don't have {count} x {name(tile)} (you hold {held}).")
 
-    def visible_tiles(self, exclude: int | None = None) -> list[int]:
+    def visible_tiles(self, exclude: int | None = None) -> list[Tile]:
         """Tiles out of reach for seat ``exclude``: every discard, and the naturals of other seats' exposures."""
         state = self.state
         exposures = [[e.tiles for e in seat.exposures] for seat in state.seats]

@@ -17,6 +17,7 @@ from .events import Event
 from .game import Game
 from .notation import parse_tiles
 from .rules import TableRules, rules_from_dict
+from .tiles import Tile
 
 FORMAT = "charleston-replay"
 VERSION = 1
@@ -120,7 +121,7 @@ def replay(data: dict[str, Any], card: Card, *, stop_at: int | None = None,
     return Replayed(game, events, opening)
 
 
-def _parse_deal(raw: Any) -> tuple[list[list[int]], list[int]]:
+def _parse_deal(raw: Any) -> tuple[list[list[Tile]], list[Tile]]:
     shape = ('"deal" must be {"hands": [four racks], "wall": [tiles drawn first]}, each a list of tile codes or '
              "one string")
     if not isinstance(raw, dict) or not isinstance(raw.get("hands"), list):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .tiles import NUM_KINDS, Tile
+from .tiles import KINDS, NUM_KINDS, Tile
 
 HONOURS = 3  # the group of winds and dragons (suits are groups 0, 1, 2)
 OUTSIDE = 4  # flowers, jokers and blanks: no place in a classical hand
@@ -76,7 +76,7 @@ def _shape(group: int, key: int) -> tuple[bool, bool]:
     return found
 
 
-def is_complete(concealed: Sequence[int], exposed_sets: int = 0) -> bool:
+def is_complete(concealed: Sequence[Tile], exposed_sets: int = 0) -> bool:
     """Whether the concealed tiles are the missing ``4 - exposed_sets`` sets and the pair (CL1): Mah Jongg."""
     if len(concealed) != 3 * (4 - exposed_sets) + 2:
         return False
@@ -107,7 +107,7 @@ def is_complete(concealed: Sequence[int], exposed_sets: int = 0) -> bool:
     return pairs == 1
 
 
-def arrange(concealed: Sequence[int], exposures: Sequence[Sequence[int]] = ()) -> list[list[int]] | None:
+def arrange(concealed: Sequence[Tile], exposures: Sequence[Sequence[Tile]] = ()) -> list[list[Tile]] | None:
     """The winning hand laid out set by set: the exposures as they lie, then the concealed sets, the pair last;
     None if the tiles are not four sets and a pair."""
     if not is_complete(concealed, len(exposures)):
@@ -115,7 +115,7 @@ def arrange(concealed: Sequence[int], exposures: Sequence[Sequence[int]] = ()) -
     counts = [0] * NUM_KINDS
     for tile in concealed:
         counts[tile] += 1
-    for pair in range(NUM_KINDS):
+    for pair in KINDS:
         if counts[pair] < 2:
             continue
         counts[pair] -= 2
@@ -126,11 +126,11 @@ def arrange(concealed: Sequence[int], exposures: Sequence[Sequence[int]] = ()) -
     return None  # unreachable: is_complete found a split
 
 
-def _split(counts: list[int]) -> list[list[int]] | None:
+def _split(counts: list[int]) -> list[list[Tile]] | None:
     """Counts as pungs and chows, lowest tile first (the greedy split of :func:`_sets_only`), or None."""
     c = list(counts)
-    sets: list[list[int]] = []
-    for tile in range(NUM_KINDS):
+    sets: list[list[Tile]] = []
+    for tile in KINDS:
         while c[tile]:
             if c[tile] >= 3:
                 c[tile] -= 3
@@ -138,9 +138,10 @@ def _split(counts: list[int]) -> list[list[int]] | None:
                 continue
             if _GROUP[tile] >= HONOURS or _POSITION[tile] > 6 or not c[tile + 1] or not c[tile + 2]:
                 return None
-            for t in (tile, tile + 1, tile + 2):
+            chow = [tile, Tile(tile + 1), Tile(tile + 2)]
+            for t in chow:
                 c[t] -= 1
-            sets.append([tile, tile + 1, tile + 2])
+            sets.append(chow)
     return sets
 
 
@@ -203,7 +204,7 @@ def _group_blocks(group: int, key: int) -> Blocks:
     return _best_blocks(found)
 
 
-def group_keys(concealed: Sequence[int]) -> tuple[int, int, int, int]:
+def group_keys(concealed: Sequence[Tile]) -> tuple[int, int, int, int]:
     """The four groups' keys of these tiles (tiles outside the classical set are left out)."""
     keys = [0, 0, 0, 0, 0]
     for tile in concealed:
@@ -211,7 +212,7 @@ def group_keys(concealed: Sequence[int]) -> tuple[int, int, int, int]:
     return keys[0], keys[1], keys[2], keys[3]
 
 
-def tile_group(tile: int) -> tuple[int, int]:
+def tile_group(tile: Tile) -> tuple[int, int]:
     """(group, weight) of a tile: adding the weight to the group's key adds the tile."""
     return _GROUP[tile], _WEIGHT[tile]
 
@@ -240,7 +241,7 @@ def shanten_of_keys(keys: tuple[int, int, int, int], sets_needed: int) -> int:
     return best
 
 
-def shanten(concealed: Sequence[int], exposed_sets: int = 0) -> int:
+def shanten(concealed: Sequence[Tile], exposed_sets: int = 0) -> int:
     """How many tiles from a ready hand the concealed tiles are, with ``exposed_sets`` sets already on the
     table: 0 is ready (one tile from Mah Jongg), -1 is complete."""
     return shanten_of_keys(group_keys(concealed), 4 - exposed_sets)
@@ -252,14 +253,14 @@ def shanten(concealed: Sequence[int], exposed_sets: int = 0) -> int:
 class Structure:
     """The concealed tiles read as the closest hand: sets, partial sets, the pair, and the tiles left over."""
 
-    sets: tuple[tuple[int, ...], ...]
-    partial: tuple[tuple[int, ...], ...]
-    pair: tuple[int, ...] | None
-    loose: tuple[int, ...]
+    sets: tuple[tuple[Tile, ...], ...]
+    partial: tuple[tuple[Tile, ...], ...]
+    pair: tuple[Tile, ...] | None
+    loose: tuple[Tile, ...]
     shanten: int  # -1 complete, 0 ready, n: n tiles from ready
 
 
-def structure(concealed: Sequence[int], exposed_sets: int = 0) -> Structure:
+def structure(concealed: Sequence[Tile], exposed_sets: int = 0) -> Structure:
     """One reading of the concealed tiles that achieves their :func:`shanten`, sets first."""
     target = shanten(concealed, exposed_sets)
     needed = 4 - exposed_sets
@@ -268,8 +269,8 @@ def structure(concealed: Sequence[int], exposed_sets: int = 0) -> Structure:
         counts[tile] += 1
     best: list[Structure] = []
 
-    def walk(tile: int, sets: list[tuple[int, ...]], partial: list[tuple[int, ...]], pair: tuple[int, ...] | None,
-             loose: list[int]) -> bool:
+    def walk(tile: int, sets: list[tuple[Tile, ...]], partial: list[tuple[Tile, ...]],
+             pair: tuple[Tile, ...] | None, loose: list[Tile]) -> bool:
         while tile < NUM_KINDS and not counts[tile]:
             tile += 1
         if tile == NUM_KINDS:
@@ -280,14 +281,15 @@ def structure(concealed: Sequence[int], exposed_sets: int = 0) -> Structure:
                 return True
             return False
         runs = _GROUP[tile] < HONOURS
-        tries: list[tuple[tuple[int, ...], str]] = [((tile,) * 3, "set")]
+        here = Tile(tile)
+        tries: list[tuple[tuple[Tile, ...], str]] = [((here,) * 3, "set")]
         if runs and _POSITION[tile] <= 6:
-            tries.append(((tile, tile + 1, tile + 2), "set"))
-        tries += [((tile, tile), "pair"), ((tile, tile), "partial")]
+            tries.append(((here, Tile(tile + 1), Tile(tile + 2)), "set"))
+        tries += [((here, here), "pair"), ((here, here), "partial")]
         if runs and _POSITION[tile] <= 7:
-            tries.append(((tile, tile + 1), "partial"))
+            tries.append(((here, Tile(tile + 1)), "partial"))
         if runs and _POSITION[tile] <= 6:
-            tries.append(((tile, tile + 2), "partial"))
+            tries.append(((here, Tile(tile + 2)), "partial"))
         for tiles, kind in tries:
             if kind == "pair" and pair is not None:
                 continue
@@ -304,7 +306,7 @@ def structure(concealed: Sequence[int], exposed_sets: int = 0) -> Structure:
             if done:
                 return True
         counts[tile] -= 1
-        done = walk(tile, sets, partial, pair, [*loose, tile])
+        done = walk(tile, sets, partial, pair, [*loose, here])
         counts[tile] += 1
         return done
 

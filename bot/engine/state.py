@@ -9,13 +9,14 @@ restored from JSON continues exactly as the original.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 from .notation import parse_tile
 from .rules import TableRules, rules_from_dict
-from .tiles import code
+from .tiles import Tile, code
 
 
 class Phase(StrEnum):
@@ -29,22 +30,22 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
-def _codes(tiles: list[int]) -> list[str]:
+def _codes(tiles: Iterable[Tile]) -> list[str]:
     """Tile kinds as codes."""
     return [code(t) for t in tiles]
 
 
-def _kinds(codes: list[str]) -> list[int]:
+def _kinds(codes: list[str]) -> list[Tile]:
     """Tile codes as kinds."""
-    return [int(parse_tile(c)) for c in codes]
+    return [parse_tile(c) for c in codes]
 
 
 @dataclass(slots=True)
 class Exposure:
     """A group on a rack made with a called discard."""
 
-    tile: int  # the tile the group is made of (the called tile of a classical chow)
-    tiles: list[int]  # as it lies on the rack, jokers included
+    tile: Tile  # the tile the group is made of (the called tile of a classical chow)
+    tiles: list[Tile]  # as it lies on the rack, jokers included
     called_from: int  # the seat that discarded the called tile (its owner, for a classical concealed kong)
     concealed: bool = False  # classical: a kong declared from the rack, laid down but never called
 
@@ -58,7 +59,7 @@ class Exposure:
     @staticmethod
     def from_json(data: dict[str, Any]) -> Exposure:
         """The exposure saved by :meth:`to_json`."""
-        return Exposure(int(parse_tile(data["tile"])), _kinds(data["tiles"]), data["called_from"],
+        return Exposure(parse_tile(data["tile"]), _kinds(data["tiles"]), data["called_from"],
                         bool(data.get("concealed", False)))
 
 
@@ -66,7 +67,7 @@ class Exposure:
 class Seat:
     """One chair: its concealed rack, its exposures, and whether its hand is dead or the chair empty."""
 
-    rack: list[int] = field(default_factory=list)  # concealed tiles
+    rack: list[Tile] = field(default_factory=list)  # concealed tiles
     exposures: list[Exposure] = field(default_factory=list)
     dead: bool = False
     dead_reason: str = ""
@@ -94,7 +95,7 @@ class Claim:
     """A seat's call on the discard of a call window."""
 
     seat: int
-    tiles: list[int]  # rack tiles completing the group; empty for Mah Jongg
+    tiles: list[Tile]  # rack tiles completing the group; empty for Mah Jongg
     mahjong: bool
 
     def to_json(self) -> dict[str, Any]:
@@ -112,7 +113,7 @@ class CallWindow:
     """A discard that may be claimed, and the answers (claims, passes, holds) given so far."""
 
     discarder: int
-    tile: int
+    tile: Tile
     claims: list[Claim] = field(default_factory=list)
     passed: list[int] = field(default_factory=list)
     held: list[int] = field(default_factory=list)
@@ -130,7 +131,7 @@ class CallWindow:
     @staticmethod
     def from_json(data: dict[str, Any]) -> CallWindow:
         """The window saved by :meth:`to_json`."""
-        return CallWindow(data["discarder"], int(parse_tile(data["tile"])),
+        return CallWindow(data["discarder"], parse_tile(data["tile"]),
                           [Claim.from_json(c) for c in data["claims"]], list(data["passed"]), list(data["held"]),
                           data["mahjong_only"])
 
@@ -140,11 +141,11 @@ class CharlestonState:
     """The Charleston under way: which pass, and the passes, votes and offers collected for it."""
 
     stage: int = 0  # index into the table's pass sequence
-    passes: dict[int, tuple[list[int], int]] = field(default_factory=dict)  # seat -> (own tiles, blind count)
+    passes: dict[int, tuple[list[Tile], int]] = field(default_factory=dict)  # seat -> (own tiles, blind count)
     votes: dict[int, bool] = field(default_factory=dict)  # seat -> wants to stop
-    offers: dict[int, list[int]] = field(default_factory=dict)  # courtesy offers
-    bob_out: list[list[int]] = field(default_factory=list)  # the "Bob" dummy's prepared passes (CH8)
-    bob_in: list[int] = field(default_factory=list)  # tiles passed to Bob
+    offers: dict[int, list[Tile]] = field(default_factory=dict)  # courtesy offers
+    bob_out: list[list[Tile]] = field(default_factory=list)  # the "Bob" dummy's prepared passes (CH8)
+    bob_in: list[Tile] = field(default_factory=list)  # tiles passed to Bob
 
     def to_json(self) -> dict[str, Any]:
         """The Charleston's state as plain JSON."""
@@ -177,8 +178,8 @@ class Result:
     discarder: int | None = None
     jokerless: bool = False
     singles_and_pairs: bool = False
-    tiles: list[list[int]] = field(default_factory=list)  # the winning hand laid out group by group
-    tile: int | None = None  # the tile that won it: the discard taken, the tile drawn (None: the heavenly hand)
+    tiles: list[list[Tile]] = field(default_factory=list)  # the winning hand laid out group by group
+    tile: Tile | None = None  # the tile that won it: the discard taken, the tile drawn (None: the heavenly hand)
 
     @property
     def self_pick(self) -> bool:
@@ -198,7 +199,7 @@ class Result:
         return Result(data["how"], data["winner"], data["line"], data["value"], data["east_value"],
                       data["discarder"], data["jokerless"], data["singles_and_pairs"],
                       [_kinds(g) for g in data["tiles"]],
-                      int(parse_tile(data["tile"])) if data.get("tile") else None)  # results saved before it: None
+                      parse_tile(data["tile"]) if data.get("tile") else None)  # results saved before it: None
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +241,7 @@ class Turn:
 
     seat: int  # the seat to act in PLAY; the discarder during a call window
     stage: TurnStage
-    drawn: int | None = None  # the tile drawn this turn, for display
+    drawn: Tile | None = None  # the tile drawn this turn, for display
     called_from: int | None = None  # after a call: who discarded the called tile
     exchanged: bool = False  # she exchanged a joker this turn
 
@@ -255,7 +256,7 @@ class Turn:
         return Turn(seat, TurnStage.MUST_DRAW)
 
     @staticmethod
-    def after_draw(seat: int, tile: int) -> Turn:
+    def after_draw(seat: int, tile: Tile) -> Turn:
         """``seat`` has drawn ``tile`` from the wall."""
         return Turn(seat, TurnStage.DREW, drawn=tile)
 
@@ -288,7 +289,7 @@ class Turn:
     def from_json(data: dict[str, Any]) -> Turn:
         """The turn saved by :meth:`to_json`."""
         drawn = data["drawn"]
-        return Turn(data["seat"], TurnStage(data["stage"]), int(parse_tile(drawn)) if drawn is not None else None,
+        return Turn(data["seat"], TurnStage(data["stage"]), parse_tile(drawn) if drawn is not None else None,
                     data["called_from"], data["exchanged"])
 
     @staticmethod
@@ -314,12 +315,12 @@ class GameState:
     seed: int
     east: int
     seats: list[Seat]
-    wall: list[int]
+    wall: list[Tile]
     phase: Phase
     turn_state: Turn
     game_no: int = 1
     rng_counter: int = 0
-    discards: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile), oldest first
+    discards: list[tuple[int, Tile]] = field(default_factory=list)  # (seat, tile), oldest first
     window: CallWindow | None = None
     late_window: CallWindow | None = None  # 1946: the last discard, still claimable during the next turn
     charleston: CharlestonState | None = None
@@ -374,7 +375,7 @@ class GameState:
             seats=[Seat.from_json(s) for s in data["seats"]], wall=_kinds(data["wall"]),
             phase=Phase(data["phase"]), turn_state=turn, game_no=data["game_no"],
             rng_counter=data["rng_counter"],
-            discards=[(s, int(parse_tile(t))) for s, t in data["discards"]],
+            discards=[(s, parse_tile(t)) for s, t in data["discards"]],
             window=CallWindow.from_json(data["window"]) if data["window"] else None,
             late_window=CallWindow.from_json(data["late_window"]) if data["late_window"] else None,
             charleston=CharlestonState.from_json(data["charleston"]) if data["charleston"] else None,

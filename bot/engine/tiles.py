@@ -6,6 +6,7 @@ Copies of a kind are interchangeable (T2), so nothing here tracks individual til
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -61,6 +62,7 @@ class Tile(IntEnum):
 
 
 NUM_KINDS = len(Tile)
+KINDS: tuple[Tile, ...] = tuple(Tile)  # every kind in order; a tuple walks faster than the enum itself
 WINDS = (Tile.N, Tile.E, Tile.W, Tile.S)
 DRAGONS = (Tile.RD, Tile.GD, Tile.WD)
 SUIT_LETTER = {Suit.BAM: "B", Suit.CRAK: "C", Suit.DOT: "D"}
@@ -77,31 +79,31 @@ def number_tile(suit: Suit | int, number: int) -> Tile:
     return Tile(9 * int(suit) + number - 1)
 
 
-def is_number(tile: int) -> bool:
+def is_number(tile: Tile) -> bool:
     """Whether the tile is a suit tile numbered 1-9."""
     return tile <= Tile.D9
 
 
-def suit_of(tile: int) -> Suit | None:
+def suit_of(tile: Tile) -> Suit | None:
     """The suit of a number tile; None for honours, flowers, jokers and blanks."""
     return Suit(tile // 9) if tile <= Tile.D9 else None
 
 
-def number_of(tile: int) -> int | None:
+def number_of(tile: Tile) -> int | None:
     """The number (1-9) of a suit tile; None for every other tile."""
     return tile % 9 + 1 if tile <= Tile.D9 else None
 
 
-def _code(tile: int) -> str:
+def _code(tile: Tile) -> str:
     if tile <= Tile.D9:
         return f"{tile % 9 + 1}{SUIT_LETTER[Suit(tile // 9)]}"
     return Tile(tile).name
 
 
-_CODES = tuple(_code(t) for t in range(NUM_KINDS))
+_CODES = tuple(_code(t) for t in Tile)
 
 
-def code(tile: int) -> str:
+def code(tile: Tile) -> str:
     """The canonical short code of docs/rules.md §8.4: ``5D``, ``N``, ``RD``, ``F``, ``J``, ``BL``."""
     return _CODES[tile]
 
@@ -120,7 +122,7 @@ _HONOUR_NAMES = {
 }
 
 
-def name(tile: int) -> str:
+def name(tile: Tile) -> str:
     """The spoken name: ``5 Dot``, ``North``, ``Red Dragon``."""
     if tile <= Tile.D9:
         return f"{tile % 9 + 1} {SUIT_NAME[Suit(tile // 9)]}"
@@ -132,7 +134,7 @@ _DISPLAY_ORDER = (Tile.J, Tile.BL, Tile.F, *WINDS, *DRAGONS, *range(Tile.B1, Til
 SORT_KEY: tuple[int, ...] = tuple(_DISPLAY_ORDER.index(Tile(t)) for t in range(NUM_KINDS))
 
 
-def display_sorted(tiles: list[int] | tuple[int, ...]) -> list[int]:
+def display_sorted(tiles: Iterable[Tile]) -> list[Tile]:
     """The tiles in display order (docs/rules.md §8.4)."""
     return sorted(tiles, key=SORT_KEY.__getitem__)
 
@@ -150,13 +152,13 @@ class TileSet:
         """How many tiles the set holds in all."""
         return sum(self.counts)
 
-    def count(self, tile: int) -> int:
+    def count(self, tile: Tile) -> int:
         """How many tiles of this kind the set holds."""
         return self.counts[tile]
 
-    def tiles(self) -> list[int]:
+    def tiles(self) -> list[Tile]:
         """Every tile of the set, one entry per physical tile, in kind order."""
-        return [t for t in range(NUM_KINDS) for _ in range(self.counts[t])]
+        return [t for t in KINDS for _ in range(self.counts[t])]
 
 
 def standard_set(blanks: int = 0) -> TileSet:

@@ -4,10 +4,11 @@ classical rules a dead hand still draws, and throws what it draws (M7 [CLASSIC],
 
 from __future__ import annotations
 
+from . import payloads
 from .actions import Discard, Draw
 from .ending import end
 from .errors import IllegalAction
-from .events import Event, EventKind, private, public
+from .events import Event, private, public
 from .liveness import recheck
 from .queries import may_discard_flower
 from .referee import Referee
@@ -21,7 +22,7 @@ def begin_play(ref: Referee) -> list[Event]:
     state.phase = Phase.PLAY
     state.charleston = None
     state.turn_state = Turn.dealt(state.east)
-    return [public(EventKind.PLAY, turn=state.east, wall=len(state.wall))]
+    return [public(payloads.Play(turn=state.east, wall=len(state.wall)))]
 
 
 def draw(ref: Referee, action: Draw) -> list[Event]:
@@ -33,8 +34,8 @@ def draw(ref: Referee, action: Draw) -> list[Event]:
     tile = state.wall.pop(0)
     state.seats[action.seat].rack.append(tile)
     state.turn_state = Turn.after_draw(action.seat, tile)
-    events = [public(EventKind.DRAW, action.seat, wall=len(state.wall)),
-              private(EventKind.DREW, action.seat, tile=tile)]
+    events = [public(payloads.Draw(wall=len(state.wall)), action.seat),
+              private(payloads.Drew(tile=tile), action.seat)]
     if state.seats[action.seat].dead:
         # M7 [CLASSIC]: a dead hand throws the tile it drew, at once.
         events += discard(ref, Discard(action.seat, tile))
@@ -55,7 +56,7 @@ def discard(ref: Referee, action: Discard) -> list[Event]:
     state.discards.append((action.seat, action.tile))
     state.turn_state = Turn.over(action.seat)
     state.turns += 1
-    events = [public(EventKind.DISCARD, action.seat, tile=action.tile)]
+    events = [public(payloads.Discard(tile=action.tile), action.seat)]
     state.late_window = None
     if action.tile in (Tile.J, Tile.BL):
         # P12: a discarded joker is dead, and so is a blank (TR2): nobody may claim them.
@@ -71,8 +72,7 @@ def discard(ref: Referee, action: Discard) -> list[Event]:
     events += recheck(ref)
     if not any(s != action.seat for s in state.live_seats):
         return events + next_turn(ref, action.seat)
-    return [*events, public(EventKind.CALL_WINDOW, action.seat, tile=action.tile,
-                            mahjong_only=state.window.mahjong_only)]
+    return [*events, public(payloads.CallWindow(tile=action.tile, mahjong_only=state.window.mahjong_only), action.seat)]
 
 
 def next_turn(ref: Referee, after: int) -> list[Event]:
@@ -94,7 +94,7 @@ def next_turn(ref: Referee, after: int) -> list[Event]:
         if not state.seats[seat].dead or state.rules.dead_hand_draws:
             state.phase = Phase.PLAY
             state.turn_state = Turn.must_draw(seat)
-            return [*events, public(EventKind.TURN, seat)]
+            return [*events, public(payloads.Turn(), seat)]
     return events + end(ref, Result("no_live_players"))
 
 

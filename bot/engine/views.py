@@ -19,7 +19,7 @@ from .payouts import payouts
 from .queries import seat_wind, tiles_in_sight, unanswered
 from .rules import TableRules
 from .state import Payout, Phase, Result
-from .tiles import TileSet, code, display_sorted
+from .tiles import Tile, TileSet, code, display_sorted
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +29,7 @@ class PublicSeat:
     seat: int
     wind: str
     tiles: int  # concealed tile count
-    exposures: tuple[tuple[int, ...], ...]
+    exposures: tuple[tuple[Tile, ...], ...]
     dead: bool
     empty: bool
 
@@ -44,8 +44,8 @@ class PublicView:
     needs_draw: bool
     wall: int  # tiles left to draw
     seats: tuple[PublicSeat, ...]
-    discards: tuple[tuple[int, int], ...]  # (seat, tile), oldest first
-    window_tile: int | None  # the discard that may be claimed now (a call window's, or a 1946 late claim's)
+    discards: tuple[tuple[int, Tile], ...]  # (seat, tile), oldest first
+    window_tile: Tile | None  # the discard that may be claimed now (a call window's, or a 1946 late claim's)
     window_discarder: int | None
     mahjong_only: bool
     charleston_step: str | None
@@ -79,19 +79,19 @@ class SeatView:
 
     seat: int
     public: PublicView
-    rack: tuple[int, ...]  # concealed tiles, display order
-    drawn: int | None  # the tile just drawn, if it is this seat's turn
+    rack: tuple[Tile, ...]  # concealed tiles, display order
+    drawn: Tile | None  # the tile just drawn, if it is this seat's turn
     legal: tuple[Action, ...]
     card: Card
     tile_set: TileSet  # the table's set (the card's, plus any blanks)
     rules: TableRules  # the table's options: public, as everyone at the table agreed to them
 
     @property
-    def exposures(self) -> tuple[tuple[int, ...], ...]:
+    def exposures(self) -> tuple[tuple[Tile, ...], ...]:
         """This seat's own exposures."""
         return self.public.seats[self.seat].exposures
 
-    def visible_elsewhere(self) -> list[int]:
+    def visible_elsewhere(self) -> list[Tile]:
         """Tiles this seat can never get: every discard and the naturals of other seats' exposures."""
         exposures = [other.exposures for other in self.public.seats]
         return tiles_in_sight(self.public.discards, exposures, exclude=self.seat, wild=self.card.wild)

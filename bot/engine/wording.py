@@ -17,13 +17,13 @@ def chips(amount: int) -> str:
     return f"{amount} chip{'' if abs(amount) == 1 else 's'}"
 
 
-def wild_word(wild: int | None, count: int = 2) -> str:
+def wild_word(wild: Tile | None, count: int = 2) -> str:
     """What the wild tile is called: ``joker``/``jokers``, or ``flower``/``flowers`` under the 1946 rules."""
     word = "flower" if wild == Tile.F else "joker"
     return word if count == 1 else word + "s"
 
 
-def group_words(tiles: Sequence[int], wild: int | None = Tile.J) -> str:
+def group_words(tiles: Sequence[Tile], wild: Tile | None = Tile.J) -> str:
     """An exposure or a called group in words: ``pung of 5 Dot``, ``kong of North with 2 jokers``, ``kong of 7
     Dot with 3 flowers`` (1946, where flowers are wild), ``chow 3-4-5 Dot`` (classical)."""
     naturals = [t for t in tiles if t != wild]
@@ -40,7 +40,7 @@ def group_words(tiles: Sequence[int], wild: int | None = Tile.J) -> str:
     return text
 
 
-def call_words(size: int, tile: int | None = None) -> str:
+def call_words(size: int, tile: Tile | None = None) -> str:
     """What a call is for: ``a pung``, ``a kong of 5 Dot``."""
     what = group_name(size)
     article = "an" if what[0] in "aeiou" else "a"

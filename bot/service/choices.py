@@ -9,9 +9,12 @@ lists the distinct tiles.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from bot.engine.actions import (
+    Action,
     Call,
     CharlestonPass,
     CharlestonVote,
@@ -33,6 +36,8 @@ from .keys import action_key
 
 MAX_OPTIONS = 25  # Discord: options in one select, and our cap for any one group
 
+_A = TypeVar("_A", bound=Action)
+
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -52,7 +57,7 @@ class TilePick:
 
     kind: str  # "charleston" or "courtesy"
     step: str  # "first right", ..., "courtesy"
-    options: tuple[tuple[str, int], ...]
+    options: tuple[tuple[str, Tile], ...]
     min_tiles: int
     max_tiles: int
     blind: tuple[int, ...]
@@ -107,41 +112,86 @@ class SeatChoices:
 
 
 def choices_for(view: SeatView, token: str | None) -> SeatChoices:
-    """Group ``view.legal`` into the choices a player makes."""
+    """Group ``view.legal`` into the choices a player makes: one small step per group."""
     legal = view.legal
+    return SeatChoices(token, discard=_discards(legal), declare=_first(legal, DeclareMahJongg, "Mah Jongg!"),
+                       call_mahjong=_call_mahjong(legal), calls=_exposures(view),
+                       pass_call=_first(legal, PassCall, "Pass"), hold=_first(legal, Hold, "Wait"),
+                       exchanges=_exchanges(view), blank_swaps=_swaps(view), vote=_votes(legal), pick=_pick(view),
+                       kongs=_kongs(view))
+
+
+def _of(legal: Sequence[Action], kind: type[_A]) -> list[_A]:
+    """The legal actions of one kind, in the engine's order."""
+    return [a for a in legal if isinstance(a, kind)]
+
+
+def _first(legal: Sequence[Action], kind: type[Action], label: str) -> Choice | None:
+    """The one action of a kind that is offered at most once (Mah Jongg on one's turn, pass, wait), labelled."""
+    return next((Choice(action_key(a), label) for a in _of(legal, kind)), None)
+
+
+def _discards(legal: Sequence[Action]) -> tuple[Choice, ...]:
+    """A choice per tile that may be thrown."""
+    return tuple(Choice(action_key(a), name(a.tile)) for a in _of(legal, Discard))
+
+
+def _call_mahjong(legal: Sequence[Action]) -> Choice | None:
+    """Calling the discard for Mah Jongg."""
+    return next((Choice(action_key(a), "Mah Jongg!") for a in _of(legal, Call) if a.mahjong), None)
+
+
+def _exposures(view: SeatView) -> tuple[Choice, ...]:
+    """The exposures the live discard can complete, each named as the group it makes."""
+    tile = view.public.window_tile
+    if tile is None:
+        return ()
+    return tuple(Choice(action_key(a), _call_label(a, tile, view.card.wild)) for a in _of(view.legal, Call)
+                 if not a.mahjong)
+
+
+def _exchanges(view: SeatView) -> tuple[Choice, ...]:
+    """The joker exchanges, naming whose exposure each joker lies in."""
+    wind = {s.seat: s.wind for s in view.public.seats}
+
+    def label(a: ExchangeJoker) -> str:
+        whose = "your own joker" if a.owner == view.seat else f"{wind[a.owner]}'s joker"
+        return f"Give {name(a.tile)} for {whose}"
+
+    return tuple(Choice(action_key(a), label(a)) for a in _of(view.legal, ExchangeJoker))[:MAX_OPTIONS]
+
+
+def _swaps(view: SeatView) -> tuple[tuple[str, tuple[Choice, ...]], ...]:
+    """The blank swaps, grouped by suit."""
+    return _group_swaps(_of(view.legal, SwapBlank), view.public.discards)
+
+
+def _votes(legal: Sequence[Action]) -> tuple[Choice, ...]:
+    """Stopping the Charleston, or going on."""
+    return tuple(Choice(action_key(a), "Stop the Charleston" if a.stop else "Go on to the second Charleston")
+                 for a in _of(legal, CharlestonVote))
+
+
+def _pick(view: SeatView) -> TilePick | None:
+    """The tiles to pick for a Charleston pass (blind counts where allowed) or a courtesy offer."""
     table = view.public
-    wind = {s.seat: s.wind for s in table.seats}
-    discard = tuple(Choice(action_key(a), name(a.tile)) for a in legal if isinstance(a, Discard))
-    declare = next((Choice(action_key(a), "Mah Jongg!") for a in legal if isinstance(a, DeclareMahJongg)), None)
-    calls = [a for a in legal if isinstance(a, Call)]
-    call_mahjong = next((Choice(action_key(a), "Mah Jongg!") for a in calls if a.mahjong), None)
-    window_tile = table.window_tile
-    exposures = tuple(Choice(action_key(a), _call_label(a, window_tile, view.card.wild)) for a in calls
-                      if not a.mahjong and window_tile is not None)
-    pass_call = next((Choice(action_key(a), "Pass") for a in legal if isinstance(a, PassCall)), None)
-    hold = next((Choice(action_key(a), "Wait") for a in legal if isinstance(a, Hold)), None)
-    exchanges = tuple(Choice(action_key(a), f"Give {name(a.tile)} for " + ("your own joker" if a.owner == view.seat
-                                                                            else f"{wind[a.owner]}'s joker"))
-                      for a in legal if isinstance(a, ExchangeJoker))[:MAX_OPTIONS]
-    votes = tuple(Choice(action_key(a), "Stop the Charleston" if a.stop else "Go on to the second Charleston")
-                  for a in legal if isinstance(a, CharlestonVote))
-    pick = None
-    if any(isinstance(a, CharlestonPass) for a in legal):
-        step = table.charleston_step or "Charleston"
-        pick = TilePick("charleston", step, _rack_options(view.rack), 0, 3, (0, 1, 2, 3) if table.blind_allowed
-                        else (0,))
-    elif any(isinstance(a, CourtesyOffer) for a in legal):
-        pick = TilePick("courtesy", "courtesy", _rack_options(view.rack), 0, 3, (0,))
-    swaps = [a for a in legal if isinstance(a, SwapBlank)]
+    if _of(view.legal, CharlestonPass):
+        blind = (0, 1, 2, 3) if table.blind_allowed else (0,)
+        return TilePick("charleston", table.charleston_step or "Charleston", _rack_options(view.rack), 0, 3, blind)
+    if _of(view.legal, CourtesyOffer):
+        return TilePick("courtesy", "courtesy", _rack_options(view.rack), 0, 3, (0,))
+    return None
+
+
+def _kongs(view: SeatView) -> tuple[Choice, ...]:
+    """Classical: the kongs to lay down, each saying whether it adds to a pung or is concealed."""
     own = {t for e in view.exposures if len(e) == 3 and len(set(e)) == 1 for t in e}
-    kongs = tuple(Choice(action_key(a), f"Kong of {name(a.tile)}" + (" (add to your pung)" if a.tile in own
-                                                                       else " (concealed)"))
-                  for a in legal if isinstance(a, DeclareKong))
-    return SeatChoices(token, discard, declare, call_mahjong, exposures, pass_call, hold, exchanges,
-                       _group_swaps(swaps, table.discards), votes, pick, kongs)
+    return tuple(Choice(action_key(a), f"Kong of {name(a.tile)}" + (" (add to your pung)" if a.tile in own
+                                                                      else " (concealed)"))
+                 for a in _of(view.legal, DeclareKong))
 
 
-def _call_label(call: Call, tile: int, wild: int | None) -> str:
+def _call_label(call: Call, tile: Tile, wild: Tile | None) -> str:
     """``Pung of 5 Dot``, ``Kong of 7 Dot with 3 flowers`` (1946), ``Chow 4-5-6 Dot`` (classical)."""
     return _capital(group_words([tile, *call.tiles], wild))
 
@@ -150,8 +200,8 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _rack_options(rack: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
-    seen: Counter[int] = Counter()
+def _rack_options(rack: tuple[Tile, ...]) -> tuple[tuple[str, Tile], ...]:
+    seen: Counter[Tile] = Counter()
     options = []
     for tile in rack:
         if tile in (Tile.J, Tile.BL):
@@ -165,7 +215,7 @@ def _rack_options(rack: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
 _SWAP_GROUPS = ((Suit.BAM, "Bams"), (Suit.CRAK, "Craks"), (Suit.DOT, "Dots"), (None, "Winds, dragons, flowers"))
 
 
-def _group_swaps(swaps: list[SwapBlank], discards: tuple[tuple[int, int], ...]) -> tuple[
+def _group_swaps(swaps: list[SwapBlank], discards: tuple[tuple[int, Tile], ...]) -> tuple[
         tuple[str, tuple[Choice, ...]], ...]:
     groups = []
     for suit, label in _SWAP_GROUPS:

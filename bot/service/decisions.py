@@ -16,6 +16,7 @@ import re
 from bot.engine import charleston as ch
 from bot.engine.game import Game
 from bot.engine.state import Phase
+from bot.engine.tiles import Tile
 
 _TOKEN = re.compile(r"^(\d{1,6})([cvktw])(\d{0,4})$")
 
@@ -49,7 +50,7 @@ def open_tokens(game: Game) -> frozenset[str]:
     return frozenset(tokens)
 
 
-def claimable(game: Game) -> tuple[str, int, int] | None:
+def claimable(game: Game) -> tuple[str, Tile, int] | None:
     """The discard that may be called now, as (its window's token, the tile, its discarder): the live call
     window's, or under the 1946 rules the last discard, claimable until the next one."""
     state = game.state

@@ -20,6 +20,8 @@ from bot.engine.wording import chips, group_words, line_name, line_words
 
 from .narration import tiles_text
 
+_CLASSICAL_KINDS = tuple(t for t in Tile if t <= Tile.WD)  # suits, winds and dragons: the classical set
+
 
 @dataclass(frozen=True, slots=True)
 class Hint:
@@ -29,7 +31,7 @@ class Hint:
     section: str
     printed: str  # the line as the card prints it (no suit letters) and its note; classical: the rack read as sets
     value: int  # in chips
-    need: tuple[int, ...]  # the tiles still to get (jokers where only a joker will do); classical: any one helps
+    need: tuple[Tile, ...]  # the tiles still to get (jokers where only a joker will do); classical: any one helps
     live: int  # copies of the needed kinds not yet seen anywhere (discards, exposures, this rack)
     away: int | None = None  # classical: tiles from Mah Jongg (None for a card line: ``need`` says it all)
     title: str = ""  # how a player finds the line on the card: "Any Like Numbers #3" (classical: "Closest hand")
@@ -77,7 +79,7 @@ def _classical_hint(view: SeatView, base: int) -> Hint:
     exposed = len(view.exposures)
     seen = Counter([*view.rack, *(t for _, t in view.public.discards),
                     *(t for s in view.public.seats for e in s.exposures for t in e)])
-    unseen = [max(0, view.tile_set.count(k) - seen[k]) for k in range(Tile.WD + 1)]
+    unseen = [max(0, view.tile_set.count(k) - seen[k]) for k in _CLASSICAL_KINDS]
     waiting = list(rack)
     throw = None
     if len(rack) % 3 == 2 and shanten(rack, exposed) >= 0:
@@ -86,17 +88,17 @@ def _classical_hint(view: SeatView, base: int) -> Hint:
                                                               exposed))
         waiting.remove(throw)
     now = shanten(waiting, exposed)
-    helps = tuple(t for t in range(Tile.WD + 1) if unseen[t] and now >= 0 and shanten([*waiting, t], exposed) < now)
+    helps = tuple(t for t in _CLASSICAL_KINDS if unseen[t] and now >= 0 and shanten([*waiting, t], exposed) < now)
     read = structure(rack, exposed)
     printed = describe(read, view.exposures) + (f"; throw {name(throw)}" if throw is not None else "")
     return Hint("sets", SECTION, printed, base, tuple(display_sorted(list(helps))), sum(unseen[t] for t in helps),
                 max(0, now + 1), title="Your closest hand")
 
 
-def describe(read: Structure, exposures: tuple[tuple[int, ...], ...] = ()) -> str:
+def describe(read: Structure, exposures: tuple[tuple[Tile, ...], ...] = ()) -> str:
     """A rack read as sets, in words: ``sets 1-2-3 Bam, pung of 5 Crak; pair of Red Dragon; partly 7 and 9 Dot;
     loose North and East``."""
-    def groups(found: tuple[tuple[int, ...], ...]) -> str:
+    def groups(found: tuple[tuple[Tile, ...], ...]) -> str:
         return ", ".join(_group(g) for g in found)
 
     parts = [f"exposed {groups(exposures)}"] if exposures else []
@@ -111,7 +113,7 @@ def describe(read: Structure, exposures: tuple[tuple[int, ...], ...] = ()) -> st
     return "; ".join(parts) or "nothing yet"
 
 
-def _compact(tiles: tuple[int, ...]) -> str:
+def _compact(tiles: tuple[Tile, ...]) -> str:
     """Tiles in few words, numbers of a suit together: ``7/9 Bam, North``."""
     by_suit: dict[str, list[str]] = {}
     for tile in tiles:
@@ -123,6 +125,6 @@ def _compact(tiles: tuple[int, ...]) -> str:
     return ", ".join(f"{'/'.join(numbers)} {kind}" if numbers else kind for kind, numbers in by_suit.items())
 
 
-def _group(tiles: tuple[int, ...]) -> str:
+def _group(tiles: tuple[Tile, ...]) -> str:
     """A set in words: a run ``1-2-3 Bam``, else ``pung of 5 Crak`` / ``kong of North``."""
     return group_words(tiles, None)

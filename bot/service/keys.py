@@ -37,7 +37,7 @@ from bot.engine.actions import (
 )
 from bot.engine.errors import TileError
 from bot.engine.notation import parse_tile
-from bot.engine.tiles import code
+from bot.engine.tiles import Tile, code
 
 from .errors import ErrorKind, TableError
 
@@ -51,24 +51,24 @@ DECLARE = "m"
 DRAW = "dr"
 
 
-def _tiles(tiles: Sequence[int]) -> str:
+def _tiles(tiles: Sequence[Tile]) -> str:
     return "-".join(code(t) for t in tiles)
 
 
 # -- one builder per kind (the cogs build keys only with these) -----------------------------------------------------
-def discard_key(tile: int) -> str:
+def discard_key(tile: Tile) -> str:
     """Discard ``tile``: ``d.5D``."""
     return f"d.{code(tile)}"
 
 
-def call_key(tiles: Sequence[int]) -> str:
+def call_key(tiles: Sequence[Tile]) -> str:
     """Call the discard for an exposure with these rack tiles: ``c.5D-5D-J``."""
     if not tiles:
         raise ValueError("a call names the rack tiles of its exposure")
     return f"c.{_tiles(tiles)}"
 
 
-def charleston_key(tiles: Sequence[int], blind: int = 0) -> str:
+def charleston_key(tiles: Sequence[Tile], blind: int = 0) -> str:
     """A Charleston pass of these rack tiles, and how many go blind: ``cp.5D-N-RD.0``, ``cp..3``."""
     return f"cp.{_tiles(tiles)}.{blind}"
 
@@ -78,12 +78,12 @@ def vote_key(stop: bool) -> str:
     return f"v.{int(stop)}"
 
 
-def courtesy_key(tiles: Sequence[int]) -> str:
+def courtesy_key(tiles: Sequence[Tile]) -> str:
     """A courtesy offer of these tiles (none: ``co.``)."""
     return f"co.{_tiles(tiles)}"
 
 
-def exchange_key(owner: int, exposure: int, tile: int) -> str:
+def exchange_key(owner: int, exposure: int, tile: Tile) -> str:
     """Give ``tile`` for the joker in exposure ``exposure`` of seat ``owner``: ``x.2.0.5D``."""
     return f"x.{owner}.{exposure}.{code(tile)}"
 
@@ -93,7 +93,7 @@ def swap_key(discard: int) -> str:
     return f"b.{discard}"
 
 
-def kong_key(tile: int) -> str:
+def kong_key(tile: Tile) -> str:
     """Classical: lay down a kong of ``tile`` on one's own turn: ``k.RD``."""
     return f"k.{code(tile)}"
 
@@ -148,8 +148,8 @@ def is_key_of(text: str, kind: type[Action]) -> bool:
         return False
 
 
-def _parse_tiles(text: str) -> tuple[int, ...]:
-    return tuple(int(parse_tile(t)) for t in text.split("-")) if text else ()
+def _parse_tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(parse_tile(t) for t in text.split("-")) if text else ()
 
 
 def _number(text: str) -> int:
@@ -169,7 +169,7 @@ def _parse(key: str, seat: int) -> Action:
         return simple[head]
     match head, parts:
         case "d", [tile]:
-            return Discard(seat, int(parse_tile(tile)))
+            return Discard(seat, parse_tile(tile))
         case "c", [tiles] if tiles:
             return Call(seat, _parse_tiles(tiles), False)
         case "cp", [tiles, blind]:
@@ -179,9 +179,9 @@ def _parse(key: str, seat: int) -> Action:
         case "co", [tiles]:
             return CourtesyOffer(seat, _parse_tiles(tiles))
         case "x", [owner, exposure, tile]:
-            return ExchangeJoker(seat, _number(owner), _number(exposure), int(parse_tile(tile)))
+            return ExchangeJoker(seat, _number(owner), _number(exposure), parse_tile(tile))
         case "b", [discard]:
             return SwapBlank(seat, _number(discard))
         case "k", [tile]:
-            return DeclareKong(seat, int(parse_tile(tile)))
+            return DeclareKong(seat, parse_tile(tile))
     raise ValueError(key)

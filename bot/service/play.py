@@ -14,10 +14,11 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.engine import payloads
 from bot.engine.actions import TABLE, Action, CloseWindow, Draw, Hold, PassCall
 from bot.engine.card import Card
 from bot.engine.errors import EngineError
-from bot.engine.events import Event, EventKind, public
+from bot.engine.events import Event, public
 from bot.engine.game import Game, next_east
 from bot.engine.payouts import payouts
 from bot.engine.state import Phase
@@ -275,7 +276,7 @@ class GamePlay:
         if at_once and table.auto_at is not None:
             table.auto_at = self.clock.now()  # they are late already
         await self._save_deadline(table)
-        update = self._publish(table, cause, [public(EventKind.AWAY, s) for s in seats])
+        update = self._publish(table, cause, [public(payloads.Away(), s) for s in seats])
         await self._auto(table)
         return update
 
@@ -286,7 +287,7 @@ class GamePlay:
         game = table.game
         self._schedule(table, current_token(game) if game is not None else None, None)
         await self._save_deadline(table)
-        return self._publish(table, Cause.BACK, [public(EventKind.BACK, seat)])
+        return self._publish(table, Cause.BACK, [public(payloads.Back(), seat)])
 
 
 def _needs_draw(game: Game) -> bool:

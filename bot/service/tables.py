@@ -20,10 +20,11 @@ from collections.abc import Awaitable, Callable, Iterator
 from datetime import datetime
 
 from bot.ai.players import LEVELS
+from bot.engine import payloads
 from bot.engine.actions import Action
 from bot.engine.card import Card
 from bot.engine.errors import CardError
-from bot.engine.events import Event, EventKind, public
+from bot.engine.events import Event, public
 from bot.engine.game import Game
 from bot.engine.rules import RulesError, TableRules, rules_from_dict, table_rules
 from bot.engine.views import seat_view
@@ -173,7 +174,7 @@ class TableService(GamePlay, TableLookup):
         table = LiveTable(row, rules, options, timetable=self.timetable)
         self.tables[table_id] = table
         async with table.lock:
-            return self._publish(table, Cause.CREATE, [public(EventKind.TABLE_OPENED, None, table_id=table_id)])
+            return self._publish(table, Cause.CREATE, [public(payloads.TableOpened(table_id=table_id))])
 
     async def join(self, table_id: int, player_id: int, name: str, seat: int | None = None) -> TableUpdate:
         """Seat a player (in ``seat``, or the first free one)."""
@@ -188,7 +189,7 @@ class TableService(GamePlay, TableLookup):
                 await records.set_seat(conn, table_id, seat, player_id, None)
             table.row.seats[seat] = SeatRow(seat, player_id, None)
             table.names[seat] = name
-            return self._publish(table, Cause.JOIN, [public(EventKind.JOINED, seat, name=name)])
+            return self._publish(table, Cause.JOIN, [public(payloads.Joined(name=name), seat)])
 
     async def add_computer(self, table_id: int, level: str = "normal", seat: int | None = None) -> TableUpdate:
         """Seat a computer player of ``level``."""
@@ -203,7 +204,7 @@ class TableService(GamePlay, TableLookup):
                 await records.set_seat(conn, table_id, seat, None, level)
             table.row.seats[seat] = SeatRow(seat, None, level)
             table.names[seat] = f"Computer ({level})"
-            return self._publish(table, Cause.COMPUTER, [public(EventKind.COMPUTER_ADDED, seat, level=level)])
+            return self._publish(table, Cause.COMPUTER, [public(payloads.ComputerAdded(level=level), seat)])
 
     async def leave(self, table_id: int, player_id: int) -> TableUpdate:
         """Give up a seat. Mid-game a computer finishes the hand and the seat stays the player's for the ledger."""
@@ -216,7 +217,7 @@ class TableService(GamePlay, TableLookup):
                 await records.set_seat(conn, table_id, seat, None, None)
             table.row.seats[seat] = SeatRow(seat, None, None)
             name = table.names.pop(seat, None)
-            return self._publish(table, Cause.LEAVE, [public(EventKind.LEFT, seat, name=name)])
+            return self._publish(table, Cause.LEAVE, [public(payloads.Left(name=name), seat)])
 
     async def remove_computer(self, table_id: int, seat: int) -> TableUpdate:
         """Free a computer's seat between games."""
@@ -230,7 +231,7 @@ class TableService(GamePlay, TableLookup):
                 await records.set_seat(conn, table_id, seat, None, None)
             table.row.seats[seat] = SeatRow(seat, None, None)
             table.names.pop(seat, None)
-            return self._publish(table, Cause.LEAVE, [public(EventKind.LEFT, seat, name=None)])
+            return self._publish(table, Cause.LEAVE, [public(payloads.Left(name=None), seat)])
 
     async def come_back(self, table_id: int, player_id: int) -> TableUpdate:
         """A player whose seat a computer took over plays it again."""
@@ -259,7 +260,7 @@ class TableService(GamePlay, TableLookup):
             table.row.status = TableStatus.CLOSED
             table.deadline = table.auto_at = None
             del self.tables[table_id]
-            return self._publish(table, Cause.CLOSE, [public(EventKind.TABLE_CLOSED, None)])
+            return self._publish(table, Cause.CLOSE, [public(payloads.TableClosed())])
 
     async def relocate(self, table_id: int, channel_id: int) -> None:
         """Move a table to another channel of its guild (the thread opened for it)."""

@@ -16,6 +16,7 @@ from enum import StrEnum
 from bot.engine.events import Event
 from bot.engine.rules import TableRules
 from bot.engine.state import Phase
+from bot.engine.tiles import Tile
 from bot.engine.views import PublicView, SeatView
 
 from .choices import SeatChoices
@@ -125,7 +126,7 @@ class TableView:
     rules: TableRules
     options: TableOptions
     seats: tuple[SeatInfo, ...]
-    wild: int  # the wild tile of this table's set: the joker, or the flower under the 1946 rules
+    wild: Tile  # the wild tile of this table's set: the joker, or the flower under the 1946 rules
     games_played: int
     game: PublicView | None  # the game in progress or just finished
     display: Display = field(default_factory=Display)  # where the table is shown (kept for the Discord layer)
@@ -193,7 +194,7 @@ class TableUpdate:
     token: str | None
     events: tuple[Event, ...]  # public events only
     view: TableView
-    claimable: tuple[str, int, int] | None = None  # the discard that may be called: (token, tile, discarder)
+    claimable: tuple[str, Tile, int] | None = None  # the discard that may be called: (token, tile, discarder)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.engine.actions import Call, Discard, ExchangeJoker, SwapBlank
 from bot.engine.errors import TileError
 from bot.engine.notation import parse_tiles
-from bot.engine.tiles import SORT_KEY, code, name
+from bot.engine.tiles import SORT_KEY, Tile, code, name
 from bot.service import keys
 from bot.service.errors import ErrorKind, TableError
 from bot.service.surface import TableCalls
@@ -22,7 +22,7 @@ from ..show import look
 from .common import Choices, table_for
 
 
-def _tiles(text: str) -> list[int]:
+def _tiles(text: str) -> list[Tile]:
     try:
         return parse_tiles(text)
     except TileError as exc:

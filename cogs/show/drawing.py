@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import ParamSpec, TypeVar
 
+from bot.engine.tiles import Tile
 from bot.engine.views import PublicView, SeatView
 from renderers import Rendered, render_rack, render_table, warm_up
 
@@ -62,7 +63,7 @@ class Drawing:
         """How many worker processes draw (0: a thread of the bot's process)."""
         return self._pool._max_workers if isinstance(self._pool, ProcessPoolExecutor) else 0  # type: ignore[attr-defined]
 
-    async def table(self, table_id: int, view: PublicView, names: Sequence[str], wild: int) -> Rendered:
+    async def table(self, table_id: int, view: PublicView, names: Sequence[str], wild: Tile) -> Rendered:
         """The table image (the last one again if nothing it shows has changed)."""
         key: TableKey = (view, tuple(names), wild)
         cached = self._tables.get(table_id)

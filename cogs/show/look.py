@@ -9,6 +9,7 @@ import io
 
 import discord
 
+from bot.engine import payloads
 from bot.engine.tiles import name
 from bot.engine.views import PublicView
 from bot.engine.wording import chips, line_called
@@ -252,26 +253,25 @@ def confirmation(update: SeatUpdate) -> str:
     for event in update.table.events:
         if event.seat != update.seat:
             continue
-        d = event.data
-        match event.type:
-            case "discard":
-                return f"You discarded {name(d['tile'])}."
-            case "call":
-                return "You called it for Mah Jongg!" if d["mahjong"] else "You called it."
-            case "pass":
+        match event.payload:
+            case payloads.Discard(tile=tile):
+                return f"You discarded {name(tile)}."
+            case payloads.Call(mahjong=mahjong):
+                return "You called it for Mah Jongg!" if mahjong else "You called it."
+            case payloads.Pass():
                 return "You passed."
-            case "hold":
+            case payloads.Hold():
                 return "The table waits a little longer for you."
-            case "charleston_passed":
-                return "Passed." if not d["blind"] else f"Passed, {d['blind']} blind."
-            case "charleston_voted":
-                return "You voted to stop." if d["stop"] else "You voted to go on."
-            case "courtesy_offered":
-                return f"You offered {d['count']} across."
-            case "joker_exchange":
-                return f"You gave {name(d['tile'])} for a joker."
-            case "blank_swap":
-                return f"You swapped a blank for {name(d['tile'])}."
-            case "mahjong":
+            case payloads.CharlestonPassed(blind=blind):
+                return "Passed." if not blind else f"Passed, {blind} blind."
+            case payloads.CharlestonVoted(stop=stop):
+                return "You voted to stop." if stop else "You voted to go on."
+            case payloads.CourtesyOffered(count=count):
+                return f"You offered {count} across."
+            case payloads.JokerExchange(tile=tile):
+                return f"You gave {name(tile)} for a joker."
+            case payloads.BlankSwap(tile=tile):
+                return f"You swapped a blank for {name(tile)}."
+            case payloads.Mahjong():
                 return "Mah Jongg!"
     return "Done."

@@ -46,9 +46,9 @@ def _races(events: list) -> list[tuple[dict[int, bool], int, int]]:  # type: ign
         if event.type == "call_window":
             calls, discarder = {}, event.seat
         elif event.type == "call":
-            calls[event.seat] = event.data["mahjong"]
+            calls[event.seat] = event.payload.mahjong
         elif event.type == "window_closed" and len(calls) >= 2:
-            races.append((calls, event.data["winner"], discarder))
+            races.append((calls, event.payload.winner, discarder))
     return races
 
 

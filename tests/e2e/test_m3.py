@@ -88,7 +88,7 @@ async def test_a_mahjong_on_a_discard_finished_by_redeeming_a_joker_pressed_in_d
     won = m3_win(events, list(state.log))
     assert won is not None and won[0] == SEAT
     (exchange,) = won[1]  # one joker redeemed
-    assert (exchange.data["owner"], exchange.data["exposure"]) in jokers
+    assert (exchange.payload.owner, exchange.payload.exposure) in jokers
     line = next(x for x in card.lines if x.id == result.line)
     (results,) = posted  # once
     assert "Alice" in results and (line_name(card, line) in results or f"line {line.id}" in results), results

@@ -42,11 +42,11 @@ JUNK = parse_tiles("1D 4C 7B 2C 5D 8B 3D 6C 9B 1C 4D 7C 2B 5C 8D 3C 6D 9D 2D 5B 
                    "3B 6B 9C N S W E RD GD WD")
 
 
-def T(text: str) -> list[int]:
+def T(text: str) -> list[Tile]:
     return parse_tiles(text)
 
 
-def t1(text: str) -> int:
+def t1(text: str) -> Tile:
     (tile,) = parse_tiles(text)
     return tile
 

@@ -61,7 +61,7 @@ def m3_win(events: list[Event], log: list[dict[str, object]]) -> tuple[int, tupl
             break
         step.insert(0, event)
     seat = ends[-1].get("seat")
-    if not step or mahjong.seat != seat or any(e.seat != seat for e in step) or mahjong.data.get("how") != "self_pick":
+    if not step or mahjong.seat != seat or any(e.seat != seat for e in step) or mahjong.payload.how != "self_pick":
         return None
     assert isinstance(seat, int)
     return seat, tuple(step)
