@@ -237,6 +237,8 @@ class Dms:
         self._timed(started)
         shown.shown, shown.renewed = fingerprint(update), renewals
         if sent is None:
+            if thread is None:
+                shown.tried = _game_no(update)  # her DMs were tried this game and found closed: once a game
             await self._dms_closed(table_id, seat, True)
             return
         if reopens:

@@ -1,6 +1,6 @@
 """An offline Discord for end-to-end tests: the real discord.py talks to it over HTTP and the gateway.
 
-See docs/testing-discord.md. The fixtures live in tests/e2e/conftest.py.
+See docs/testing-discord.md. The fixtures live in tests/support/discord_fixtures.py.
 """
 
 from .double import Double, discord_pointed_at

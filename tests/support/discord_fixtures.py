@@ -1,12 +1,18 @@
-"""Fixtures for end-to-end tests against the offline Discord (tests/support/discord_double)."""
+"""The pytest fixtures of the offline Discord (tests/support/discord_double), for the end-to-end tests (tests/e2e)
+and the Discord layer's own tests (tests/cogs), offered to every test by tests/conftest.py: the spec, compiled
+once, and a fresh offline Discord per test that fails the test at teardown if anything sent was something Discord
+would refuse."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
 import pytest
-from support.discord_double import DiscordDouble, Double, World, load_validator, spec_path
-from support.discord_double.spec import SpecValidator
+
+from .discord_double import DiscordDouble, Double, World, load_validator, spec_path
+from .discord_double.spec import SpecValidator
+
+SPEC_MISSING = "OpenAPI spec not found"
 
 
 @pytest.fixture(scope="session")
@@ -14,7 +20,7 @@ def discord_spec() -> SpecValidator:
     """Discord's OpenAPI spec, compiled once; the tests that need it are skipped (with the reason) without it."""
     path = spec_path()
     if not path.is_file():
-        pytest.skip(f"Discord OpenAPI spec not found at {path}: set CHARLESTON_DISCORD_SPEC to discord-openapi.json")
+        pytest.skip(f"Discord {SPEC_MISSING} at {path}: set CHARLESTON_DISCORD_SPEC to discord-openapi.json")
     return load_validator(str(path))
 
 
@@ -32,10 +38,10 @@ async def discord_double(discord_spec: SpecValidator) -> AsyncIterator[Double]:
         pytest.fail("the bot sent what Discord would refuse:\n" + "\n".join(problems), pytrace=False)
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+def say_why_skipped(terminalreporter: pytest.TerminalReporter) -> None:
     """Say in the summary, even without ``-rs``, why the offline-Discord tests were skipped."""
     path = spec_path()
-    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "OpenAPI spec not found" in str(r.longrepr)]
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if SPEC_MISSING in str(r.longrepr)]
     if skipped:
         terminalreporter.write_line(
             f"{len(skipped)} offline-Discord test(s) SKIPPED: Discord's OpenAPI spec is not at {path}; "
