@@ -131,18 +131,27 @@ class Parts:
 async def table_in_thread(service: TableService, double: Double, people: Sequence[Player], *,
                           opener: Player | None = None, computers: str | None = "hard", seed: int = 7,
                           table_options: TableOptions | None = None, **rules: object) -> int:
-    """A table opened in #general with a thread of its own there (as ``/table new`` opens one), the people in seats
-    0.. and, unless ``computers`` is None, computers of that level in the other seats; not dealt. The opener is
-    the first person (or ``opener``)."""
-    first = opener or people[0]
-    opened = await service.create_table(double.guild_id, double.general.id, created_by=first.id, seed=seed,
+    """A table opened in #general of the offline Discord with a thread of its own there (as ``/table new`` opens
+    one), the people in seats 0.. and, unless ``computers`` is None, computers of that level in the other seats; not
+    dealt. The opener is the first person (or ``opener``)."""
+    thread = double.world.create_thread(double.general, "Mah Jongg table")
+    return await table_shown_in(service, double.guild_id, double.general.id, thread.id,
+                                [(p.id, p.user.name) for p in people], opener=(opener or people[0]).id,
+                                computers=computers, seed=seed, table_options=table_options, **rules)
+
+
+async def table_shown_in(service: TableService, guild_id: int, parent_id: int, thread_id: int,
+                         people: Sequence[tuple[int, str]], *, opener: int, computers: str | None = "hard",
+                         seed: int = 7, table_options: TableOptions | None = None, **rules: object) -> int:
+    """A table of guild ``guild_id`` opened in channel ``parent_id`` and shown in thread ``thread_id``, the people
+    (id, name) in seats 0.. and, unless ``computers`` is None, computers of that level in the other seats."""
+    opened = await service.create_table(guild_id, parent_id, created_by=opener, seed=seed,
                                         rules=table_rules(**rules), options=table_options)  # type: ignore[arg-type]
     table_id = opened.table_id
-    thread = double.world.create_thread(double.general, f"Mah Jongg table {table_id}")
-    await service.relocate(table_id, thread.id)
-    await service.update_display(table_id, lambda d: d.opened(thread.id, double.general.id))
-    for seat, person in enumerate(people):
-        await service.join(table_id, person.id, person.user.name, seat)
+    await service.relocate(table_id, thread_id)
+    await service.update_display(table_id, lambda d: d.opened(thread_id, parent_id))
+    for seat, (player_id, name) in enumerate(people):
+        await service.join(table_id, player_id, name, seat)
     if computers is not None:
         for seat in range(len(people), 4):
             await service.add_computer(table_id, computers, seat)
