@@ -7,6 +7,8 @@ that changes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from support.discord_double import Double, Player
 from support.lone_parts import Parts, live_dms, mine, requests_to, table_in_thread
 from support.service import move_people, play_until
@@ -18,7 +20,7 @@ from bot.service.updates import SeatUpdate, TablePhase
 WEBHOOK_ROUTES = ("/interactions/", "/webhooks/")
 
 
-async def _dealt(parts: Parts, double: Double, alice: Player, **rules: object) -> int:
+async def _dealt(parts: Parts, double: Double, alice: Player, **rules: Any) -> int:
     """A table of Alice and three computers in its thread, dealt; her DM brought up to date."""
     parts.listen_dms()
     table_id = await table_in_thread(parts.service, double, [alice], **rules)

@@ -28,7 +28,7 @@ from cogs.show.dms import Dms
 from cogs.show.drawing import Drawing
 from cogs.show.presenter import Presenter, ShownTable
 
-from .discord_double import Double, Player, Sent
+from .discord_double import Double, Player, Sent, interactions
 from .discord_double.models import Channel, Message
 
 
@@ -130,7 +130,7 @@ class Parts:
 
 async def table_in_thread(service: TableService, double: Double, people: Sequence[Player], *,
                           opener: Player | None = None, computers: str | None = "hard", seed: int = 7,
-                          table_options: TableOptions | None = None, **rules: object) -> int:
+                          table_options: TableOptions | None = None, **rules: Any) -> int:
     """A table opened in #general of the offline Discord with a thread of its own there (as ``/table new`` opens
     one), the people in seats 0.. and, unless ``computers`` is None, computers of that level in the other seats; not
     dealt. The opener is the first person (or ``opener``)."""
@@ -142,11 +142,11 @@ async def table_in_thread(service: TableService, double: Double, people: Sequenc
 
 async def table_shown_in(service: TableService, guild_id: int, parent_id: int, thread_id: int,
                          people: Sequence[tuple[int, str]], *, opener: int, computers: str | None = "hard",
-                         seed: int = 7, table_options: TableOptions | None = None, **rules: object) -> int:
+                         seed: int = 7, table_options: TableOptions | None = None, **rules: Any) -> int:
     """A table of guild ``guild_id`` opened in channel ``parent_id`` and shown in thread ``thread_id``, the people
     (id, name) in seats 0.. and, unless ``computers`` is None, computers of that level in the other seats."""
     opened = await service.create_table(guild_id, parent_id, created_by=opener, seed=seed,
-                                        rules=table_rules(**rules), options=table_options)  # type: ignore[arg-type]
+                                        rules=table_rules(**rules), options=table_options)
     table_id = opened.table_id
     await service.relocate(table_id, thread_id)
     await service.update_display(table_id, lambda d: d.opened(thread_id, parent_id))
@@ -178,3 +178,11 @@ def requests_to(double: Double, channel: Channel, since: int = 0) -> list[str]:
 def mine(service: TableService, table_id: int, player: Player) -> SeatUpdate:
     """A player's own seat as it is now."""
     return service.seat_update(table_id, player.id)
+
+
+def command(double: Double, player: Player, name: str, channel: Channel) -> Sent:
+    """A player uses ``/name`` in ``channel``: the INTERACTION_CREATE Discord sends for it, built from its payload
+    (the plain client syncs no commands, so the scripted player's own ``slash`` has none to check against)."""
+    data = {"id": str(double.world.ids.next()), "name": name, "type": 1}
+    return Sent(double.world, interactions.start(double.world, interactions.COMMAND, player.user, channel, data,
+                                                 name=name))
