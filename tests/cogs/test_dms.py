@@ -52,7 +52,8 @@ async def test_the_first_dm_of_a_game_goes_through_her_dm_channel(discord_double
     assert parts.service.display(table_id).dms == {0: DmShown(alice.dm_channel.id, dm.id, token)}
 
 
-async def test_a_change_to_the_same_decision_edits_her_dm_in_place(discord_double: Double, parts: Parts) -> None:
+async def test_11_2_a_hold_changes_the_same_decision_and_her_dm_is_edited_in_place(discord_double: Double,
+                                                                                   parts: Parts) -> None:
     alice = discord_double.user("alice")
     table_id, window = await _in_a_call_window(parts, discord_double, alice)
     (dm,) = live_dms(alice)

@@ -10,7 +10,7 @@ way through, so a test can say what a part handed on.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +72,8 @@ class Parts:
     failures: list[tuple[int, Failure, int]] = field(default_factory=list)  # on_failure: table, failure, thread
     managers: dict[int, list[int]] = field(default_factory=dict)  # a guild's recent managers, for the keeper
     keeper_acts: bool = True  # on_failure goes on to the keeper (as wired in the bot), else stops at the record
-    _listening: list[Any] = field(default_factory=list)
+    listening: str = ""  # "all" (as the bot listens), "dms" (the seats' updates alone), "" (not yet)
+    _unsubscribe_dms: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
         interval = 0.01
@@ -83,7 +84,7 @@ class Parts:
 
     def _trouble(self, table_id: int) -> None:
         self.troubles.append((table_id, self.dms.unreachable(table_id)))
-        if self._listening == ["all"]:
+        if self.listening == "all":
             self.presenter.seat_trouble(table_id)  # as wired in the bot: the table message says so
 
     async def _failed(self, shown: ShownTable, failure: DiscordFailure, thread: int) -> float | None:
@@ -96,11 +97,12 @@ class Parts:
     def listen(self) -> None:
         """Listen to the service as the bot does: the presenter for every table message, the DMs for every seat."""
         self.presenter.start()
-        self._listening = ["all"]
+        self.listening = "all"
 
     def listen_dms(self) -> None:
         """Listen for the seats' updates only (a test of the DMs alone: no table message is written)."""
-        self._listening = [self.service.subscribe_seat(self.dms.on_seat)]
+        self._unsubscribe_dms = self.service.subscribe_seat(self.dms.on_seat)
+        self.listening = "dms"
 
     async def settle(self) -> None:
         """Wait until every update published so far has been delivered and every message brought up to date
@@ -114,17 +116,10 @@ class Parts:
         raise AssertionError("the parts never settled")
 
     def close(self) -> None:
-        """Stop listening and give up pending writes."""
-        if self._listening == ["all"]:
-            self.presenter.stop()
-        else:
-            for unsubscribe in self._listening:
-                unsubscribe()
-            for throttle in self.dms.throttles():
-                throttle.stop()
-            for shown in self.presenter.tables.values():
-                if shown.throttle is not None:
-                    shown.throttle.stop()
+        """Stop listening and give up pending writes (the presenter's and the DMs')."""
+        if self._unsubscribe_dms is not None:
+            self._unsubscribe_dms()
+        self.presenter.stop()
         self.drawing.close()
 
 
