@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 import pytest
 from support.cli import refused, run
+from support.paths import TESTS
 from support.postgres import TestServer, session_server
 from support.service import OpenDb
 
@@ -22,7 +23,6 @@ from bot.store.db import Database, DatabaseProblem, IntegrityError
 from bot.store.pg_schema import PG_MIGRATIONS
 
 pytestmark = pytest.mark.postgres
-TESTS = Path(__file__).resolve().parent
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz12.abcdefghijklmnopqrstuvwxyz012345"
 
 

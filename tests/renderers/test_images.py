@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 from support.cards import StandingsRow as Row
+from support.paths import DOCS
 
 from bot.engine.card import Card
 from bot.engine.notation import parse_groups, parse_tile, parse_tiles
@@ -34,7 +34,7 @@ from renderers import (
 from renderers import rack as rack_module
 from renderers.common import ALT_LIMIT, HIGHLIGHT
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "mahjong-on-a-discard.json"
+EXAMPLE = DOCS / "examples" / "mahjong-on-a-discard.json"
 
 
 def opened(image: Rendered) -> Image.Image:

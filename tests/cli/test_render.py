@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from support.paths import DOCS
 
 from bot.cli import main
 
-EXAMPLE = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "mahjong-on-a-discard.json")
+EXAMPLE = str(DOCS / "examples" / "mahjong-on-a-discard.json")
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

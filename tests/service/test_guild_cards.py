@@ -9,9 +9,9 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 from support.service import OpenDb
 
 from bot.engine.rules import table_rules
@@ -122,7 +122,7 @@ async def test_a_game_on_an_imported_card_survives_a_restart_and_the_table_comma
         await conn.execute("UPDATE tables SET status = 'playing'")
     await service.close()
     # A new process (the command line) registers the imported card before it restores the table.
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     listed = subprocess.run([sys.executable, "-m", "bot", "tables", "list", "--db", str(path), "--json"],
                             capture_output=True, text=True, env=env, timeout=60)
     assert listed.returncode == 0, listed.stderr

@@ -12,10 +12,10 @@ import subprocess
 import sys
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from support.leagues import GUILD, game_at
+from support.paths import TESTS
 from support.service import OpenDb
 
 from bot.service.clock import ManualClock
@@ -26,7 +26,6 @@ from bot.store.db import Database
 from bot.store.ledger import Transfer
 from bot.store.records import StaleVersion
 
-TESTS = Path(__file__).resolve().parent
 WEDNESDAY = datetime(2026, 11, 18, 12, tzinfo=UTC)
 
 

@@ -9,10 +9,10 @@ import dataclasses
 import json
 import re
 import typing
-from pathlib import Path
 
 import pytest
 from support.game_tables import CARD_1946, PRACTICE
+from support.paths import ROOT
 
 from bot.ai.selfplay import play_game
 from bot.engine import payloads
@@ -22,7 +22,7 @@ from bot.engine.rules import table_rules
 from bot.engine.state import Payout
 from bot.engine.tiles import Tile
 
-BOT = Path(__file__).resolve().parent.parent / "bot"
+BOT = ROOT / "bot"
 ENGINE = BOT / "engine"
 LEVELS = ["random", "easy", "normal", "hard"]
 TABLES = [

@@ -10,6 +10,7 @@ import json
 
 import pytest
 from support.game_tables import T, Table, amounts, only, t1, types
+from support.paths import DOCS
 
 from bot.engine.actions import Call, DeclareKong, DeclareMahJongg, Discard, Draw, ExchangeJoker, Hold, PassCall
 from bot.engine.legal import legal_actions
@@ -421,9 +422,8 @@ def test_CL_a_classical_game_replays_exactly() -> None:
 def test_CL4_the_documented_classical_replay_plays_back() -> None:
     """The classical example of docs/replay-format.md: the pung beats the chow, West plays on."""
     import re
-    from pathlib import Path
 
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "replay-format.md").read_text(encoding="utf-8")
+    doc = (DOCS / "replay-format.md").read_text(encoding="utf-8")
     blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", doc, flags=re.S) if '"classical"' in b]
     assert len(blocks) == 1
     played = replay(blocks[0], load_card("classical"))

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from radon.complexity import cc_visit
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "cogs", "renderers")
 
 # What each layer may not import, as module prefixes (its own layer and those below are fine).

@@ -25,11 +25,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.paths import ROOT
 
 from bot.cli import main
 from bot.service.cards import DEFAULT_CARDS_DIR, load_card
 
-ROOT = Path(__file__).resolve().parent.parent
 PRACTICE_TEXT = (Path(DEFAULT_CARDS_DIR) / "practice.toml").read_text(encoding="utf-8")
 EXAMPLE_TEXT = (ROOT / "docs" / "examples" / "mahjong-on-a-discard.json").read_text(encoding="utf-8")
 

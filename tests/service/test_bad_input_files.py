@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from support.cli import refused, run
+from support.paths import DOCS
 
 from bot.engine.cardfile import MAX_EXPANSIONS, MAX_HANDS, validate_card_text
 from bot.engine.errors import CardError
@@ -18,7 +19,7 @@ from bot.engine.pattern import Symbolic, parse_pattern
 from bot.service.cards import DEFAULT_CARDS_DIR, load_card, load_card_file
 
 PRACTICE_TEXT = (Path(DEFAULT_CARDS_DIR) / "practice.toml").read_text(encoding="utf-8")
-EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "mahjong-on-a-discard.json"
+EXAMPLE = DOCS / "examples" / "mahjong-on-a-discard.json"
 
 
 

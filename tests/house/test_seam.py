@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.paths import ROOT
 
 from bot.engine.actions import Action
 from bot.service import choices, display, errors, hints, keys, leagues, surface, tables, updates
@@ -23,7 +24,6 @@ from bot.service.display import Display, DmShown
 from cogs.press import controls
 from cogs.show import components, ids
 
-ROOT = Path(__file__).resolve().parent.parent
 COGS = sorted((ROOT / "cogs").rglob("*.py"))
 # What the cogs hold of the service: its classes, and the values they hand back.
 SEAM = (tables.TableService, leagues.LeagueService, leagues.GuildCards, updates.TableUpdate, updates.SeatUpdate,

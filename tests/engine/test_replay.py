@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from support.game_tables import PRACTICE, Table
+from support.paths import DOCS
 
 from bot.cli import main
 from bot.engine.actions import CharlestonPass, CharlestonVote, CourtesyOffer
@@ -22,7 +23,7 @@ from bot.engine.rules import table_rules
 from bot.engine.state import Phase
 from bot.engine.tiles import Tile
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "replay-format.md"
+DOC = DOCS / "replay-format.md"
 
 
 def _won_game() -> Game:
