@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from support.cards import T, flat, foreign_tile, layout, matched_lines
+from support.properties import SETTINGS, variants
 
 from bot.engine.errors import TileError
 from bot.engine.matching import check, exposure_verdict
@@ -67,6 +70,32 @@ def test_J2_wild_in_a_single_or_pair_never_completes_the_line(card_id: str, line
             assert line_id not in matched_lines(check(card, bad)), (variant.describe(), tile)
     if not any(size < 3 for v in line.variants for _, size in v.groups):
         assert tried == 0
+
+
+# ---------------------------------------------------------------------------------------------- J1 at random
+
+
+@SETTINGS
+@given(variants(), st.data())
+def test_J1_wilds_in_groups_of_three_or_more_always_match(picked, data) -> None:  # type: ignore[no-untyped-def]
+    card, line, variant = picked
+    groups = layout(variant, card.tile_set)
+    wild = card.wild
+    room = card.tile_set.count(wild) - flat(groups).count(wild)
+    changed = 0
+    for group, (_, size) in zip(groups, variant.groups, strict=True):
+        if size < 3:
+            continue
+        for i, tile in enumerate(group):
+            if tile != wild and changed < room and data.draw(st.booleans()):
+                group[i] = wild
+                changed += 1
+    hand = flat(groups)
+    result = check(card, hand)
+    match = next((m for m in result.matches if m.line.id == line.id), None)
+    assert match is not None, variant.describe()
+    assert match.jokerless == (wild not in hand)
+
 
 
 # ---------------------------------------------------------------------------------------------- hand-written

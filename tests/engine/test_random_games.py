@@ -45,7 +45,7 @@ from bot.engine.payouts import payouts
 from bot.engine.replay import export_replay, replay
 from bot.engine.rules import table_rules
 from bot.engine.state import GameState, Phase
-from bot.engine.tiles import Tile, code, display_sorted
+from bot.engine.tiles import Tile, display_sorted
 from bot.engine.views import public_view, seat_view
 
 CONFIGS: dict[str, dict[str, Any]] = {
@@ -341,13 +341,6 @@ def test_random_play_legal_actions_are_all_accepted() -> None:
             for action in legal_actions(game, seat)[:40]:
                 Game(GameState.from_json(data), game.card).apply(action)
         game.apply(_choose(game, rng))
-
-
-def test_codes_round_trip_for_every_kind() -> None:
-    from bot.engine.notation import parse_tile
-
-    for kind in Tile:
-        assert parse_tile(code(kind)) == kind
 
 
 def test_draw_is_never_offered_during_a_window() -> None:

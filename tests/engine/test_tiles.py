@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.engine.errors import TileError
-from bot.engine.notation import check_available, format_tiles, parse_groups, parse_tiles
+from bot.engine.notation import check_available, format_tiles, parse_groups, parse_tile, parse_tiles
 from bot.engine.tiles import (
     DRAGON_OF_SUIT,
     SET_1946,
@@ -103,6 +103,7 @@ def test_spoken_names() -> None:
 
 @pytest.mark.parametrize("tile", list(Tile), ids=lambda t: t.name)
 def test_every_code_round_trips(tile: Tile) -> None:
+    assert parse_tile(code(tile)) == tile
     assert parse_tiles(code(tile)) == [tile]
     assert parse_tiles(code(tile).lower()) == [tile]
     assert format_tiles(parse_tiles(code(tile))) == code(tile)
