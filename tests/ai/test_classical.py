@@ -7,7 +7,8 @@ import random
 
 import pytest
 from support.ai_play import play_checking
-from support.game_tables import T, Table, t1
+from support.game_tables import Table
+from support.tiles import tile, tiles
 
 from bot.ai.classical import ClassicalStrategy
 from bot.ai.players import LEVELS
@@ -46,12 +47,12 @@ def test_CL_the_player_throws_the_loose_tile_and_calls_what_brings_it_closer() -
     table = Table({0: east, 1: "4D 6D 2B 5B 8B 2C 5C 8C E S W RD GD", 2: "5D 5D 2B 3B 9B 3C 6C 9C N N E S W",
                    3: "2D 3D 7D 8D 2B 6B 2C 6C E S W 4B GD"}, preset="classical")
     choice = _strategy().decide(seat_view(table.game, 0))
-    assert isinstance(choice, Discard) and choice.tile in (t1("RD"), t1("9B"), t1("5D"))
+    assert isinstance(choice, Discard) and choice.tile in (tile("RD"), tile("9B"), tile("5D"))
     table.discard(0, "5D")
     south = _strategy().decide(seat_view(table.game, 1))
-    assert south == Call(1, tuple(T("4D 6D")), False)  # a chow from nothing: a set closer
+    assert south == Call(1, tuple(tiles("4D 6D")), False)  # a chow from nothing: a set closer
     west = _strategy().decide(seat_view(table.game, 2))
-    assert west == Call(2, tuple(T("5D 5D")), False)  # a pung from a pair, with another pair for the head
+    assert west == Call(2, tuple(tiles("5D 5D")), False)  # a pung from a pair, with another pair for the head
     north = _strategy().decide(seat_view(table.game, 3))
     assert isinstance(north, PassCall)
 
@@ -60,4 +61,4 @@ def test_CL_a_free_kong_is_laid_down() -> None:
     table = Table({0: "WD WD WD WD 1B 2B 3B 4C 5C 6C 7D 8D 9D N", 1: "4D 6D 2B 5B 8B 2C 5C 8C E S W RD GD",
                    2: "5D 5D 3B 6B 9B 3C 6C 9C 3D 7D N E S", 3: "2D 3D 7D 8D 2B 6B 2C 6C E S W N GD"},
                   preset="classical")
-    assert _strategy().decide(seat_view(table.game, 0)) == DeclareKong(0, t1("WD"))
+    assert _strategy().decide(seat_view(table.game, 0)) == DeclareKong(0, tile("WD"))

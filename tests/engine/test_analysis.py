@@ -7,8 +7,9 @@ from collections import Counter
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from support.cards import T, flat, layout, matched_lines
+from support.cards import flat, matched_lines, winning_groups
 from support.properties import CARDS, SETTINGS, legal_replacement, mutate, variants
+from support.tiles import tiles
 
 from bot.engine.analysis import analyze
 from bot.engine.card import Card
@@ -39,7 +40,7 @@ def assert_ranked(card, results) -> None:  # type: ignore[no-untyped-def]
 def test_one_entry_per_line_ranked_possible_then_missing_then_value_then_card_order(practice) -> None:  # type: ignore[no-untyped-def]
     for rack in (WIN_2468_3, "E E E E 4B 4B 4B 6B 6B 8B 8B 8B W", "1B 3C 5D 7B 9C N E W S RD GD WD F",
                  "J J 2B 0 2B 6B N N 6C S S 1D 9D"):
-        results = analyze(practice, T(rack))
+        results = analyze(practice, tiles(rack))
         assert_ranked(practice, results)
 
 
@@ -49,16 +50,16 @@ def test_ranking_tie_breaks_by_value_then_card_order() -> None:
         text += (f'\n[[hand]]\nid = "{hand_id}"\nsection = "S"\npattern = "1111a 2222a 3333a 44a"\n'
                  f"exposed = {'true' if exposed else 'false'}\nvalue = {value}\n")
     card = load_card_text(text, "r.toml")
-    rack = T("1B 1B 1B 1B 2B 2B 2B 2B 3B 3B 3B 3B 4B")
+    rack = tiles("1B 1B 1B 1B 2B 2B 2B 2B 3B 3B 3B 3B 4B")
     assert [a.line.id for a in analyze(card, rack)] == ["top", "high", "low", "low2"]
     # with an exposure the concealed line "top" is impossible and drops to the end (P6)
-    ranked = analyze(card, T("1B 1B 1B 1B 2B 2B 2B 2B 4B"), [T("3B 3B 3B 3B")])
+    ranked = analyze(card, tiles("1B 1B 1B 1B 2B 2B 2B 2B 4B"), [tiles("3B 3B 3B 3B")])
     assert [a.line.id for a in ranked] == ["high", "low", "low2", "top"]
     assert [a.possible for a in ranked] == [True, True, True, False]
 
 
 def test_a_rack_one_tile_short_of_a_line_ranks_it_first(practice) -> None:  # type: ignore[no-untyped-def]
-    results = analyze(practice, T("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W"))
+    results = analyze(practice, tiles("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W"))
     first = results[0]
     assert first.line.id == "2468-3"
     assert first.missing == 1 and first.need == (Tile.W,) and first.possible
@@ -66,17 +67,17 @@ def test_a_rack_one_tile_short_of_a_line_ranks_it_first(practice) -> None:  # ty
 
 
 def test_a_winning_rack_shows_0_missing_for_its_line(practice) -> None:  # type: ignore[no-untyped-def]
-    results = analyze(practice, T(WIN_2468_3))
+    results = analyze(practice, tiles(WIN_2468_3))
     assert results[0].line.id == "2468-3"
     assert results[0].missing == 0 and results[0].need == () and results[0].spare == ()
     zeros = {a.line.id for a in results if a.missing == 0}
-    assert zeros == matched_lines(check(practice, T(WIN_2468_3)))
+    assert zeros == matched_lines(check(practice, tiles(WIN_2468_3)))
 
 
 def test_held_jokers_cover_big_groups_not_pairs(practice) -> None:  # type: ignore[no-untyped-def]
-    a = by_id(analyze(practice, T("E E E J 4B 4B 4B 6B 6B 8B 8B 8B W")))["2468-3"]
+    a = by_id(analyze(practice, tiles("E E E J 4B 4B 4B 6B 6B 8B 8B 8B W")))["2468-3"]
     assert a.missing == 1 and a.need == (Tile.W,)  # the joker is the fourth East; the West pair still needs a W
-    b = by_id(analyze(practice, T("E E E E 4B 4B 4B 6B J 8B 8B 8B W")))["2468-3"]
+    b = by_id(analyze(practice, tiles("E E E E 4B 4B 4B 6B J 8B 8B 8B W")))["2468-3"]
     assert b.missing == 2 and Counter(b.need) == Counter([Tile.B6, Tile.W])
     assert b.spare == (Tile.J,)  # every group of three or more is full, so the joker has no place
 
@@ -98,10 +99,10 @@ RACKS = [
 @pytest.mark.parametrize("rack", RACKS)
 def test_need_has_exactly_missing_tiles(practice, card1946, rack: str) -> None:  # type: ignore[no-untyped-def]
     for card in (practice, card1946):
-        tiles = [t for t in T(rack) if t != Tile.J or card.wild == Tile.J]
-        if len(tiles) < 13:
+        held = [t for t in tiles(rack) if t != Tile.J or card.wild == Tile.J]
+        if len(held) < 13:
             continue
-        for a in analyze(card, tiles[:14]):
+        for a in analyze(card, held[:14]):
             assert len(a.need) == a.missing, (card.id, a.line.id)
             assert list(a.need) == sorted(a.need, key=SORT_KEY.__getitem__)
 
@@ -111,12 +112,12 @@ def test_spare_plus_used_is_the_concealed_rack(practice, rack: str) -> None:  # 
     """Every concealed tile either has a place on the line or is spare: the line holds 14, so a rack of n
     tiles missing m has n - (14 - m) spare tiles; and the rack less its spares plus the needed tiles is a
     Mah Jongg on that line whenever the set holds that many of each tile."""
-    tiles = T(rack)
-    for a in analyze(practice, tiles):
+    held = tiles(rack)
+    for a in analyze(practice, held):
         spare = Counter(a.spare)
-        assert not spare - Counter(tiles), a.line.id
-        assert len(a.spare) == len(tiles) - (14 - a.missing), a.line.id
-        completed = list((Counter(tiles) - spare + Counter(a.need)).elements())
+        assert not spare - Counter(held), a.line.id
+        assert len(a.spare) == len(held) - (14 - a.missing), a.line.id
+        completed = list((Counter(held) - spare + Counter(a.need)).elements())
         assert len(completed) == 14
         if all(n <= practice.tile_set.count(k) for k, n in Counter(completed).items()):
             assert a.line.id in matched_lines(check(practice, completed)), a.line.id
@@ -124,7 +125,7 @@ def test_spare_plus_used_is_the_concealed_rack(practice, rack: str) -> None:  # 
 
 def test_spare_lists_jokers_the_line_cannot_use(practice) -> None:  # type: ignore[no-untyped-def]
     # sp-1: NN 2468a 2468b DDc FF; Singles & Pairs hands take no jokers (J2)
-    rack = T("N N 2B 4B 6B 8B 2C 4C 6C 8C WD WD J J")
+    rack = tiles("N N 2B 4B 6B 8B 2C 4C 6C 8C WD WD J J")
     a = by_id(analyze(practice, rack))["sp-1"]
     assert a.missing == 2 and a.need == (Tile.F, Tile.F)
     assert a.spare == (Tile.J, Tile.J)
@@ -133,7 +134,7 @@ def test_spare_lists_jokers_the_line_cannot_use(practice) -> None:  # type: igno
 def test_need_never_asks_for_more_copies_than_the_set_has(practice) -> None:  # type: ignore[no-untyped-def]
     # quint-4: NNNNN 2468a EEEEE (C). The rack holds all four North and all four East and one joker: one quint
     # takes the joker, the other still needs a wild, since no fifth North or East exists.
-    rack = T("N N N N 2B 4B 6B 8B E E E E J")
+    rack = tiles("N N N N 2B 4B 6B 8B E E E E J")
     a = by_id(analyze(practice, rack))["quint-4"]
     assert a.missing == 1
     held = Counter(rack)
@@ -145,28 +146,28 @@ def test_need_never_asks_for_more_copies_than_the_set_has(practice) -> None:  # 
 
 
 def test_visible_tiles_make_a_pair_impossible(practice) -> None:  # type: ignore[no-untyped-def]
-    rack = T("E E E E 4B 4B 4B 6B 6B 8B 8B 8B N")
+    rack = tiles("E E E E 4B 4B 4B 6B 6B 8B 8B 8B N")
     assert by_id(analyze(practice, rack))["2468-3"].possible
-    results = by_id(analyze(practice, rack, visible=T("W W W W")))
+    results = by_id(analyze(practice, rack, visible=tiles("W W W W")))
     assert not results["2468-3"].possible  # its WW pair can never be made
     assert results["369-4"].possible  # "... EE or WW": the East alternative is still open
     # three West out of reach and the fourth not held: still only one West reachable
-    assert not by_id(analyze(practice, rack, visible=T("W W W")))["2468-3"].possible
+    assert not by_id(analyze(practice, rack, visible=tiles("W W W")))["2468-3"].possible
     # two out of reach: two remain, enough for the pair
-    assert by_id(analyze(practice, rack, visible=T("W W")))["2468-3"].possible
+    assert by_id(analyze(practice, rack, visible=tiles("W W")))["2468-3"].possible
 
 
 def test_visible_tiles_held_in_the_rack_still_count(practice) -> None:  # type: ignore[no-untyped-def]
-    rack = T("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W")
-    assert by_id(analyze(practice, rack, visible=T("W W")))["2468-3"].possible  # the rack's W + one more
-    assert not by_id(analyze(practice, rack, visible=T("W W W")))["2468-3"].possible
+    rack = tiles("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W")
+    assert by_id(analyze(practice, rack, visible=tiles("W W")))["2468-3"].possible  # the rack's W + one more
+    assert not by_id(analyze(practice, rack, visible=tiles("W W W")))["2468-3"].possible
 
 
 def test_J3_quints_become_impossible_when_every_joker_is_seen(practice) -> None:  # type: ignore[no-untyped-def]
-    rack = T("2B 2B 4B 4B 4B 4B 6B 6B 8C 8C 8C 8C F")
+    rack = tiles("2B 2B 4B 4B 4B 4B 6B 6B 8C 8C 8C 8C F")
     results = by_id(analyze(practice, rack))
     assert results["quint-1"].possible and results["quint-1"].missing == 2  # 22a 44444a 66a 88888b
-    results = by_id(analyze(practice, rack, visible=T("Jx8")))
+    results = by_id(analyze(practice, rack, visible=tiles("Jx8")))
     assert not results["quint-1"].possible
     # a flower quint needs no joker (J3)
     assert results["2026-2"].possible
@@ -174,12 +175,12 @@ def test_J3_quints_become_impossible_when_every_joker_is_seen(practice) -> None:
 
 def test_visible_plus_rack_beyond_the_set_is_an_error(practice) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TileError, match="W"):
-        analyze(practice, T("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W"), visible=T("W W W W"))
+        analyze(practice, tiles("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W"), visible=tiles("W W W W"))
 
 
 def test_exposures_make_concealed_lines_and_lines_without_the_group_impossible(practice) -> None:  # type: ignore[no-untyped-def]
-    concealed = T("E E E E 6B 6B 8B 8B 8B W")
-    exposure = T("4B 4B 4B")
+    concealed = tiles("E E E E 6B 6B 8B 8B 8B W")
+    exposure = tiles("4B 4B 4B")
     results = analyze(practice, concealed, [exposure])
     assert_ranked(practice, results)
     table = by_id(results)
@@ -195,18 +196,18 @@ def test_exposures_make_concealed_lines_and_lines_without_the_group_impossible(p
 
 
 def test_exposed_tiles_count_as_placed(practice) -> None:  # type: ignore[no-untyped-def]
-    table = by_id(analyze(practice, T("E E E E 6B 6B 8B 8B 8B W W"), [T("4B J J")]))
+    table = by_id(analyze(practice, tiles("E E E E 6B 6B 8B 8B 8B W W"), [tiles("4B J J")]))
     assert table["2468-3"].missing == 0
-    assert "2468-3" in matched_lines(check(practice, T("E E E E 6B 6B 8B 8B 8B W W"), [T("4B J J")]))
+    assert "2468-3" in matched_lines(check(practice, tiles("E E E E 6B 6B 8B 8B 8B W W"), [tiles("4B J J")]))
 
 
 def test_a_concealed_line_with_exposures_never_shows_0_missing(practice) -> None:  # type: ignore[no-untyped-def]
     # all concealed these tiles are 2468-5 (C); with a pung exposed it cannot be made
-    concealed = T("2B 2B 4B 4B 6C 6C 8C 8C RD RD RD")
-    a = by_id(analyze(practice, concealed, [T("GD GD GD")]))["2468-5"]
+    concealed = tiles("2B 2B 4B 4B 6C 6C 8C 8C RD RD RD")
+    a = by_id(analyze(practice, concealed, [tiles("GD GD GD")]))["2468-5"]
     assert not a.possible
     assert a.missing > 0
-    assert "2468-5" not in matched_lines(check(practice, concealed, [T("GD GD GD")]))
+    assert "2468-5" not in matched_lines(check(practice, concealed, [tiles("GD GD GD")]))
 
 
 # ---------------------------------------------------------------------------------------------- sizes
@@ -214,8 +215,8 @@ def test_a_concealed_line_with_exposures_never_shows_0_missing(practice) -> None
 
 def test_13_tiles_never_show_0_missing(practice, card1946) -> None:  # type: ignore[no-untyped-def]
     """Two written racks, then (Hypothesis) racks a tile short of a line and racks of 13 tiles at random."""
-    assert all(a.missing >= 1 for a in analyze(practice, T("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W")))
-    assert all(a.missing >= 1 for a in analyze(card1946, T("N N N N F F F S S S S F F")))
+    assert all(a.missing >= 1 for a in analyze(practice, tiles("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W")))
+    assert all(a.missing >= 1 for a in analyze(card1946, tiles("N N N N F F F S S S S F F")))
     any_13_tiles_never_show_0_missing()
 
 
@@ -226,7 +227,7 @@ def any_13_tiles_never_show_0_missing(card_id: str, data) -> None:  # type: igno
     card = CARDS[card_id]
     if data.draw(st.booleans()):
         line = data.draw(st.sampled_from(card.lines))
-        hand = flat(layout(data.draw(st.sampled_from(line.variants)), card.tile_set))
+        hand = flat(winning_groups(data.draw(st.sampled_from(line.variants)), card.tile_set))
         del hand[data.draw(st.integers(0, 13))]
     else:
         pool = card.tile_set.tiles()
@@ -238,25 +239,25 @@ def any_13_tiles_never_show_0_missing(card_id: str, data) -> None:  # type: igno
 
 
 def test_13_and_14_tiles_with_exposures(practice) -> None:  # type: ignore[no-untyped-def]
-    analyze(practice, T("E E E E 6B 6B 8B 8B 8B W"), [T("4B 4B 4B")])  # 13
-    analyze(practice, T("E E E E 6B 6B 8B 8B 8B W W"), [T("4B 4B 4B")])  # 14
+    analyze(practice, tiles("E E E E 6B 6B 8B 8B 8B W"), [tiles("4B 4B 4B")])  # 13
+    analyze(practice, tiles("E E E E 6B 6B 8B 8B 8B W W"), [tiles("4B 4B 4B")])  # 14
 
 
 @pytest.mark.parametrize("count", [0, 12, 15])
 def test_wrong_sizes_raise(practice, count: int) -> None:  # type: ignore[no-untyped-def]
-    tiles = T("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W W F")[:count]
+    rack = tiles("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W W F")[:count]
     with pytest.raises(TileError, match="13 or 14"):
-        analyze(practice, tiles)
+        analyze(practice, rack)
 
 
 def test_wrong_size_counts_exposures(practice) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TileError):
-        analyze(practice, T("E E E E 6B 6B 8B 8B 8B W W F"), [T("4B 4B 4B")])  # 15
+        analyze(practice, tiles("E E E E 6B 6B 8B 8B 8B W W F"), [tiles("4B 4B 4B")])  # 15
 
 
 def test_impossible_counts_raise(practice) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TileError, match="3B"):
-        analyze(practice, T("3B 3B 3B 3B 3B 4B 4B 4B 6B 6B 8B 8B 8B"))
+        analyze(practice, tiles("3B 3B 3B 3B 3B 4B 4B 4B 6B 6B 8B 8B 8B"))
 
 
 # ------------------------------------------------------------------------------------ analyze agrees with check
@@ -289,7 +290,7 @@ def test_analyze_0_missing_iff_check_on_random_racks(card_id: str, data) -> None
 @given(variants(), st.data())
 def test_analyze_0_missing_iff_check_near_a_line(picked, data) -> None:  # type: ignore[no-untyped-def]
     card, _, variant = picked
-    hand = mutate(data.draw, card, flat(layout(variant, card.tile_set)), 2)
+    hand = mutate(data.draw, card, flat(winning_groups(variant, card.tile_set)), 2)
     assert_agree(card, hand)
 
 
@@ -297,7 +298,7 @@ def test_analyze_0_missing_iff_check_near_a_line(picked, data) -> None:  # type:
 @given(variants(), st.data())
 def test_analyze_0_missing_iff_check_with_an_exposure(picked, data) -> None:  # type: ignore[no-untyped-def]
     card, line, variant = picked
-    groups = layout(variant, card.tile_set)
+    groups = winning_groups(variant, card.tile_set)
     # an exposure is a group of 3+ showing at least one natural (P5, P8)
     exposable = [i for i, g in enumerate(groups) if len(g) >= 3 and any(t != card.wild for t in g)]
     assume(exposable)
@@ -317,7 +318,7 @@ def test_analyze_0_missing_iff_check_with_an_exposure(picked, data) -> None:  # 
 @given(variants(), st.data())
 def test_one_tile_away_is_possible_with_1_missing(picked, data) -> None:  # type: ignore[no-untyped-def]
     card, line, variant = picked
-    hand = flat(layout(variant, card.tile_set))
+    hand = flat(winning_groups(variant, card.tile_set))
     removed = hand.pop(data.draw(st.integers(0, 13)))
     a = next(a for a in analyze(card, hand) if a.line.id == line.id)
     assert a.missing == 1 and a.possible
@@ -336,7 +337,7 @@ def test_completing_a_near_rack_as_analyze_says_gives_mah_jongg(picked, data) ->
     """Remove the spare tiles, add the needed ones: that is a Mah Jongg on the line (racks built without wild
     tiles, so every tile has a natural place to compare)."""
     card, line, variant = picked
-    hand = [t for t in flat(layout(variant, card.tile_set)) if t != card.wild]
+    hand = [t for t in flat(winning_groups(variant, card.tile_set)) if t != card.wild]
     size = data.draw(st.sampled_from([13, 14]))
     hand = hand[:size]
     while len(hand) < size:

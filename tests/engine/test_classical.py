@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.game_tables import T, Table, amounts, only, t1, types
+from support.game_tables import Table, event_types, one_event, payments
 from support.paths import DOCS
+from support.tiles import tile, tiles
 
 from bot.engine.actions import Call, DeclareKong, DeclareMahJongg, Discard, Draw, ExchangeJoker, Hold, PassCall
 from bot.engine.legal import legal_actions
@@ -35,7 +36,8 @@ LONE_TOO = "3D 7D 3B 7B 4C 8C 3C 7C E S W N RD"
 
 def classical(hands: dict[int, str], wall: str = "", **options: object) -> Table:
     """A classical table dealt exactly these racks (all four given, in full)."""
-    assert len(hands) == 4 and all(len(T(h)) == (14 if s == options.get("east", 0) else 13) for s, h in hands.items())
+    east = options.get("east", 0)
+    assert len(hands) == 4 and all(len(tiles(h)) == (14 if s == east else 13) for s, h in hands.items())
     return Table(hands, wall, preset="classical", **options)  # type: ignore[arg-type]
 
 
@@ -49,7 +51,7 @@ def race(south: str, west: str, north: str) -> Table:
 # ------------------------------------------------------------------------------------------------ CL1 the hand
 
 
-@pytest.mark.parametrize(("tiles", "exposed", "complete"), [
+@pytest.mark.parametrize(("rack", "exposed", "complete"), [
     ("1B 2B 3B 5C 5C 5C 7D 8D 9D N N N RD RD", 0, True),  # chows, pungs and a pair
     ("1B 1B 1B 2B 2B 2B 3B 3B 3B 4B 4B 5B 5B 5B", 0, True),  # all one suit, read as pungs
     ("2D 3D 4D 2D 3D 4D 2D 3D 4D 6D 7D 8D 9D 9D", 0, True),  # the same chow three times
@@ -60,12 +62,12 @@ def race(south: str, west: str, north: str) -> Table:
     ("5C 5C 5C RD RD", 3, True),  # three sets exposed: one set and the pair still concealed
     ("5C 5C 5C RD", 3, False),
 ])
-def test_CL1_four_sets_and_a_pair_make_mahjong(tiles: str, exposed: int, complete: bool) -> None:
-    assert is_complete(T(tiles), exposed) is complete
-    groups = arrange(T(tiles), [T("N N N")] * exposed)
+def test_CL1_four_sets_and_a_pair_make_mahjong(rack: str, exposed: int, complete: bool) -> None:
+    assert is_complete(tiles(rack), exposed) is complete
+    groups = arrange(tiles(rack), [tiles("N N N")] * exposed)
     assert (groups is not None) is complete
     if groups is not None:
-        assert sorted(t for g in groups for t in g) == sorted(T(tiles) + T("N N N") * exposed)
+        assert sorted(t for g in groups for t in g) == sorted(tiles(rack) + tiles("N N N") * exposed)
         assert sum(len(g) == 2 for g in groups) == 1 and len(groups) == 5
 
 
@@ -78,13 +80,14 @@ def test_CL1_the_set_has_136_tiles_and_nothing_wild() -> None:
 
 
 def test_CL1_the_distance_to_a_ready_hand() -> None:
-    assert shanten(T("1B 2B 3B 5C 5C 5C 7D 8D 9D N N N RD RD")) == -1
-    assert shanten(T("1B 2B 3B 5C 5C 5C 7D 8D 9D N N N RD")) == 0
-    assert shanten(T("1B 4B 7B 1C 4C 7C 1D 4D 7D N E W S")) == 8  # nothing fits: the farthest a hand can be
-    assert shanten(T("5C 5C RD RD"), 3) == 0
-    found = structure(T("1B 2B 3B 5C 5C 7D 9D N E W S RD GD"))
-    assert found.sets == (tuple(T("1B 2B 3B")),) and found.shanten == shanten(T("1B 2B 3B 5C 5C 7D 9D N E W S RD GD"))
-    assert found.pair == tuple(T("5C 5C")) and tuple(T("7D 9D")) in found.partial
+    assert shanten(tiles("1B 2B 3B 5C 5C 5C 7D 8D 9D N N N RD RD")) == -1
+    assert shanten(tiles("1B 2B 3B 5C 5C 5C 7D 8D 9D N N N RD")) == 0
+    assert shanten(tiles("1B 4B 7B 1C 4C 7C 1D 4D 7D N E W S")) == 8  # nothing fits: the farthest a hand can be
+    assert shanten(tiles("5C 5C RD RD"), 3) == 0
+    found = structure(tiles("1B 2B 3B 5C 5C 7D 9D N E W S RD GD"))
+    assert found.sets == (tuple(tiles("1B 2B 3B")),)
+    assert found.shanten == shanten(tiles("1B 2B 3B 5C 5C 7D 9D N E W S RD GD"))
+    assert found.pair == tuple(tiles("5C 5C")) and tuple(tiles("7D 9D")) in found.partial
 
 
 def test_CL1_the_preset_refuses_what_the_classical_game_has_not() -> None:
@@ -111,7 +114,7 @@ def test_CL2_east_is_dealt_14_and_play_goes_round_without_a_charleston() -> None
     assert table.state.turn == 1 and table.state.turn_state.needs_draw  # counter-clockwise: South is next
     assert legal_actions(table.game, 1) == [Draw(1)]
     table.draw(1)
-    assert table.state.seats[1].rack.count(t1("1D")) == 1
+    assert table.state.seats[1].rack.count(tile("1D")) == 1
 
 
 # ------------------------------------------------------------------------------------------------ CL3 claims
@@ -119,26 +122,26 @@ def test_CL2_east_is_dealt_14_and_play_goes_round_without_a_charleston() -> None
 
 def test_CL3_a_chow_only_from_the_player_on_your_left() -> None:
     table = race(CHOW_5D, LONE, LONE_TOO)
-    assert Call(1, tuple(T("4D 6D")), False) in legal_actions(table.game, 1)  # South plays after East
+    assert Call(1, tuple(tiles("4D 6D")), False) in legal_actions(table.game, 1)  # South plays after East
     table.call(1, "4D 6D")
     table.pass_all()
-    assert table.state.seats[1].exposures[0].tiles == T("4D 5D 6D") and table.state.turn == 1
+    assert table.state.seats[1].exposures[0].tiles == tiles("4D 5D 6D") and table.state.turn == 1
     # West may not chow South's discard's neighbour from East: only the next player may chow.
     other = race(LONE, CHOW_5D, LONE_TOO)
     assert not any(isinstance(a, Call) and not a.mahjong for a in legal_actions(other.game, 2))
-    other.refuse(Call(2, tuple(T("4D 6D")), False), "only from the player just before you")
+    other.refuse(Call(2, tuple(tiles("4D 6D")), False), "only from the player just before you")
 
 
 def test_CL3_a_pung_or_kong_from_anyone() -> None:
     table = race(LONE, LONE_TOO, PUNG_5D)  # North sits farthest from East
     table.call(3, "5D 5D")
     table.pass_all()
-    assert table.state.seats[3].exposures[0].tiles == T("5D 5D 5D") and table.state.turn == 3
-    table.refuse(Discard(1, t1("2D")), "North's turn")
+    assert table.state.seats[3].exposures[0].tiles == tiles("5D 5D 5D") and table.state.turn == 3
+    table.refuse(Discard(1, tile("2D")), "North's turn")
     kong = race(LONE, KONG_5D, LONE_TOO)
-    assert Call(2, tuple(T("5D 5D 5D")), False) in legal_actions(kong.game, 2)
-    kong.refuse(Call(2, tuple(T("5D")), False), "for a pair unless it completes Mah Jongg")
-    kong.refuse(Call(2, tuple(T("3D 7D")), False), "a call makes a chow")
+    assert Call(2, tuple(tiles("5D 5D 5D")), False) in legal_actions(kong.game, 2)
+    kong.refuse(Call(2, tuple(tiles("5D")), False), "for a pair unless it completes Mah Jongg")
+    kong.refuse(Call(2, tuple(tiles("3D 7D")), False), "a call makes a chow")
 
 
 def test_CL3_mahjong_from_anyone_and_the_set_it_completes_is_shown() -> None:
@@ -147,7 +150,7 @@ def test_CL3_mahjong_from_anyone_and_the_set_it_completes_is_shown() -> None:
     events = table.pass_all()
     result = table.state.result
     assert result is not None and result.winner == 3 and result.how == "discard" and result.discarder == 0
-    mahjong = only(events, "mahjong")
+    mahjong = one_event(events, "mahjong")
     assert mahjong.payload.line == "classical" and len(mahjong.payload.tiles) == 5
     table.refuse(PassCall(1), "The game is over")
 
@@ -162,7 +165,7 @@ def test_CL3_a_false_mahjong_call_is_refused_at_a_friendly_table() -> None:
 
 def _taken_by(table: Table) -> int:
     events = table.pass_all() if table.state.phase == Phase.CALL_WINDOW else []
-    return only(events, "window_closed").payload.winner
+    return one_event(events, "window_closed").payload.winner
 
 
 def test_CL4_mahjong_beats_a_pung() -> None:
@@ -185,8 +188,8 @@ def test_CL4_a_pung_beats_a_chow() -> None:
     table.call(2, "5D 5D")
     assert _taken_by(table) == 2
     state = table.state
-    assert state.seats[2].exposures[0].tiles == T("5D 5D 5D") and state.seats[1].exposures == []
-    assert state.seats[1].rack.count(t1("4D")) == 1  # the chow's tiles stay in South's rack
+    assert state.seats[2].exposures[0].tiles == tiles("5D 5D 5D") and state.seats[1].exposures == []
+    assert state.seats[1].rack.count(tile("4D")) == 1  # the chow's tiles stay in South's rack
 
 
 def test_CL4_a_kong_beats_a_chow_and_draws_a_replacement() -> None:
@@ -196,8 +199,8 @@ def test_CL4_a_kong_beats_a_chow_and_draws_a_replacement() -> None:
     table.call(2, "5D 5D 5D")
     assert _taken_by(table) == 2
     state = table.state
-    assert state.seats[2].exposures[0].tiles == T("5D 5D 5D 5D")
-    assert state.turn == 2 and state.turn_state.stage == TurnStage.DREW and state.turn_state.drawn == t1("1D")
+    assert state.seats[2].exposures[0].tiles == tiles("5D 5D 5D 5D")
+    assert state.turn == 2 and state.turn_state.stage == TurnStage.DREW and state.turn_state.drawn == tile("1D")
 
 
 def test_CL4_between_two_mahjong_claims_the_next_in_turn_wins() -> None:
@@ -228,11 +231,11 @@ def test_CL5_the_window_stays_open_until_the_next_player_takes_her_turn() -> Non
     table.act(Hold(3))
     table.call(2, "5D 5D")  # still in time: South has not drawn
     table.act(PassCall(3))
-    assert table.state.seats[2].exposures[0].tiles == T("5D 5D 5D")
+    assert table.state.seats[2].exposures[0].tiles == tiles("5D 5D 5D")
     later = race(LONE, PUNG_5D, LONE_TOO)
     later.pass_all()
     later.draw(1)
-    later.refuse(Call(2, tuple(T("5D 5D")), False), "no discard to call")
+    later.refuse(Call(2, tuple(tiles("5D 5D")), False), "no discard to call")
 
 
 # ------------------------------------------------------------------------------------------------ CL6 dead hands
@@ -244,8 +247,8 @@ def test_CL6_a_wrong_mahjong_kills_the_hand_but_it_keeps_drawing_and_throwing() 
     table.pass_all()
     table.draw(1)
     events = table.declare(1)  # South declares with nothing
-    assert table.state.seats[1].dead and "false_mahjong" in types(events) and "dead_hand" in types(events)
-    assert only(events, "discard").payload.tile == t1("1D")  # she throws the tile she drew
+    assert table.state.seats[1].dead and "false_mahjong" in event_types(events) and "dead_hand" in event_types(events)
+    assert one_event(events, "discard").payload.tile == tile("1D")  # she throws the tile she drew
     table.pass_all()
     table.quiet_turn(2)
     table.quiet_turn(3)
@@ -253,7 +256,8 @@ def test_CL6_a_wrong_mahjong_kills_the_hand_but_it_keeps_drawing_and_throwing() 
     state = table.state
     assert state.turn == 1 and legal_actions(table.game, 1) == [Draw(1)]  # the dead hand keeps its turn
     events = table.act(Draw(1))
-    assert types(events)[:3] == ["draw", "drew", "discard"] and only(events, "discard").payload.tile == t1("3D")
+    assert event_types(events)[:3] == ["draw", "drew", "discard"]
+    assert one_event(events, "discard").payload.tile == tile("3D")
     assert len(state.seats[1].rack) == 13
     table.refuse(Call(1, (), True), "Your hand is dead")
     table.refuse(PassCall(1), "Your hand is dead")
@@ -263,7 +267,7 @@ def test_CL6_a_wrong_mahjong_kills_the_hand_but_it_keeps_drawing_and_throwing() 
 def test_CL6_a_dead_hand_still_pays_the_winner() -> None:
     table = classical({0: EAST, 1: LONE, 2: LONE_TOO, 3: WAIT_5D}, wall="1D 7B 5D", declarations="strict")
     events = table.declare(0)  # East declares her thirteen lone tiles: dead, and she throws one
-    assert table.state.seats[0].dead and "discard" in types(events)
+    assert table.state.seats[0].dead and "discard" in event_types(events)
     table.pass_all()
     table.quiet_turn(1)
     table.quiet_turn(2)
@@ -271,7 +275,7 @@ def test_CL6_a_dead_hand_still_pays_the_winner() -> None:
     table.declare(3)
     result = table.state.result
     assert result is not None and result.winner == 3 and result.how == "self_pick"
-    assert amounts(table.state) == {(0, 3): 20, (1, 3): 20, (2, 3): 20}
+    assert payments(table.state) == {(0, 3): 20, (1, 3): 20, (2, 3): 20}
 
 
 # ------------------------------------------------------------------------------------------------ CL7 wall games
@@ -291,7 +295,7 @@ def test_CL7_a_wall_game_has_no_winner_and_pays_nothing() -> None:
         if state.phase == Phase.CALL_WINDOW:
             table.close()
     assert state.result is not None and state.result.how == "wall" and state.result.winner is None
-    assert amounts(state) == {} and not state.wall
+    assert payments(state) == {} and not state.wall
 
 
 # ------------------------------------------------------------------------------------------------ CL8 after a claim
@@ -317,12 +321,13 @@ def test_CL1_a_concealed_kong_is_laid_down_and_replaced_from_the_wall_end() -> N
     wall = len(table.state.wall)
     assert DeclareKong(0, Tile.WD) in legal_actions(table.game, 0)
     events = table.act(DeclareKong(0, Tile.WD))
-    assert types(events) == ["kong", "replacement", "drew"]
-    kong = only(events, "kong")
+    assert event_types(events) == ["kong", "replacement", "drew"]
+    kong = one_event(events, "kong")
     assert kong.payload.concealed and not kong.payload.added
-    assert only(events, "drew").private and only(events, "drew").payload.tile == t1("8B")  # the wall's last tile
+    drew = one_event(events, "drew")
+    assert drew.private and drew.payload.tile == tile("8B")  # the wall's last tile
     exposure = table.state.seats[0].exposures[0]
-    assert exposure.tiles == [Tile.WD] * 4 and exposure.concealed and table.state.wall[-1] == t1("2D")
+    assert exposure.tiles == [Tile.WD] * 4 and exposure.concealed and table.state.wall[-1] == tile("2D")
     assert len(table.state.wall) == wall - 1 and table.state.seats[0].tile_count == 15
 
 
@@ -335,14 +340,14 @@ def test_CL1_a_pung_grows_into_a_kong_with_the_fourth_tile() -> None:
     table.pass_all()
     for seat in (0, 1, 2):
         table.quiet_turn(seat)
-    assert table.draw(3) == t1("5D")
+    assert table.draw(3) == tile("5D")
     state = table.state
     last = state.wall[-1]
-    assert DeclareKong(3, t1("5D")) in legal_actions(table.game, 3)
-    events = table.act(DeclareKong(3, t1("5D")))
-    kong = only(events, "kong")
+    assert DeclareKong(3, tile("5D")) in legal_actions(table.game, 3)
+    events = table.act(DeclareKong(3, tile("5D")))
+    kong = one_event(events, "kong")
     assert kong.payload.added and not kong.payload.concealed
-    assert state.seats[3].exposures[0].tiles == T("5D 5D 5D 5D") and len(state.seats[3].exposures) == 1
+    assert state.seats[3].exposures[0].tiles == tiles("5D 5D 5D 5D") and len(state.seats[3].exposures) == 1
     assert state.turn_state.drawn == last and state.turn_state.stage == TurnStage.DREW
 
 
@@ -350,7 +355,7 @@ def test_CL1_no_kong_without_a_replacement_or_after_a_call() -> None:
     table = race(LONE, LONE_TOO, KONG_5D)
     table.call(3, "5D 5D")
     table.pass_all()
-    table.refuse(DeclareKong(3, t1("5D")), "after drawing")
+    table.refuse(DeclareKong(3, tile("5D")), "after drawing")
     empty = classical({0: "WD WD WD WD 1B 9B 1C 9C 1D 9D E S W N", 1: LONE, 2: LONE_TOO, 3: CHOW_5D})
     empty.state.wall.clear()
     empty.refuse(DeclareKong(0, Tile.WD), "no replacement tile")
@@ -365,14 +370,14 @@ def test_CL1_mahjong_on_a_kong_replacement_is_self_drawn() -> None:
     table.declare(0)
     result = table.state.result
     assert result is not None and result.how == "self_pick" and result.winner == 0
-    assert amounts(table.state) == {(1, 0): 20, (2, 0): 20, (3, 0): 20}
+    assert payments(table.state) == {(1, 0): 20, (2, 0): 20, (3, 0): 20}
 
 
 def test_CL1_nothing_to_exchange_in_the_classical_set() -> None:
     table = race(LONE, PUNG_5D, LONE_TOO)
     table.call(2, "5D 5D")
     table.pass_all()
-    table.refuse(ExchangeJoker(2, 2, 0, t1("5D")), "no jokers")
+    table.refuse(ExchangeJoker(2, 2, 0, tile("5D")), "no jokers")
 
 
 # ------------------------------------------------------------------------------------------------ payments
@@ -382,7 +387,7 @@ def test_CL_a_win_on_a_discard_pays_double_from_the_discarder() -> None:
     table = race(LONE, LONE_TOO, WAIT_5D)
     table.call_mahjong(3)
     table.pass_all()
-    assert amounts(table.state) == {(0, 3): 20, (1, 3): 10, (2, 3): 10}
+    assert payments(table.state) == {(0, 3): 20, (1, 3): 10, (2, 3): 10}
 
 
 def test_CL_the_base_is_a_table_option() -> None:
@@ -390,7 +395,7 @@ def test_CL_the_base_is_a_table_option() -> None:
     table.discard(0, "5D")
     table.call_mahjong(3)
     table.pass_all()
-    assert amounts(table.state) == {(0, 3): 6, (1, 3): 3, (2, 3): 3}
+    assert payments(table.state) == {(0, 3): 6, (1, 3): 3, (2, 3): 3}
     assert {p.reason for p in payouts(table.state)} == {"threw the winning tile", "the hand's value"}
 
 
@@ -399,7 +404,7 @@ def test_CL_heavenly_hand() -> None:
     table.declare(0)
     result = table.state.result
     assert result is not None and result.how == "heavenly"
-    assert amounts(table.state) == {(1, 0): 20, (2, 0): 20, (3, 0): 20}
+    assert payments(table.state) == {(1, 0): 20, (2, 0): 20, (3, 0): 20}
 
 
 # ------------------------------------------------------------------------------------------------ replays
@@ -428,7 +433,7 @@ def test_CL4_the_documented_classical_replay_plays_back() -> None:
     assert len(blocks) == 1
     played = replay(blocks[0], load_card("classical"))
     state = played.game.state
-    assert state.seats[2].exposures[0].tiles == T("5D 5D 5D") and state.seats[1].exposures == []
+    assert state.seats[2].exposures[0].tiles == tiles("5D 5D 5D") and state.seats[1].exposures == []
     assert state.turn == 3 and state.turn_state.needs_draw
 
 

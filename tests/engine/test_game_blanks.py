@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from support.game_tables import T, Table, only, t1
+from support.game_tables import Table, one_event
+from support.tiles import tile, tiles
 
 from bot.engine.actions import DeclareMahJongg, ExchangeJoker, SwapBlank
 from bot.engine.game import Game
@@ -32,9 +33,9 @@ def test_TR2_swap_a_blank_for_a_dead_discard_on_ones_own_turn() -> None:
     assert SwapBlank(1, 0) in legal_actions(table.game, 1)
     before = table.rack(1)
     events = table.act(SwapBlank(1, 0))
-    swap = only(events, "blank_swap")
-    assert swap.payload.tile == t1("5D") and not swap.private
-    assert table.rack(1) == before - Counter(T("BL")) + Counter(T("5D"))
+    swap = one_event(events, "blank_swap")
+    assert swap.payload.tile == tile("5D") and not swap.private
+    assert table.rack(1) == before - Counter(tiles("BL")) + Counter(tiles("5D"))
     assert state.discards == [(0, Tile.BL)]
     assert state.seats[1].tile_count == 14 and state.phase == Phase.PLAY and state.turn == 1
 
@@ -79,7 +80,7 @@ def test_TR2_timing_any_time() -> None:
     # Before her draw, and out of turn, both allowed.
     before = table.rack(2)
     table.act(SwapBlank(2, 0))
-    assert table.rack(2) == before - Counter(T("BL")) + Counter(T("5D"))
+    assert table.rack(2) == before - Counter(tiles("BL")) + Counter(tiles("5D"))
 
 
 def test_TR2_timing_only_when_not_ones_turn() -> None:
@@ -90,7 +91,7 @@ def test_TR2_timing_only_when_not_ones_turn() -> None:
     assert SwapBlank(3, 0) in legal_actions(table.game, 3)
     before = table.rack(3)
     table.act(SwapBlank(3, 0))
-    assert table.rack(3) == before - Counter(T("BL")) + Counter(T("5D"))
+    assert table.rack(3) == before - Counter(tiles("BL")) + Counter(tiles("5D"))
 
 
 def test_TR2_no_blank_no_swap_and_no_blanks_at_a_plain_table() -> None:

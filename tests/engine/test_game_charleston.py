@@ -6,7 +6,8 @@ import random
 from collections import Counter
 
 import pytest
-from support.game_tables import CARD_1946, PRACTICE, T, Table, set_counter, tiles_of, types
+from support.game_tables import CARD_1946, PRACTICE, Table, event_types, tiles_in_game, tiles_in_set
+from support.tiles import tiles
 
 from bot.engine import charleston as ch
 from bot.engine.actions import CharlestonPass, CharlestonVote, CourtesyOffer, DeclareMahJongg, Discard, Draw
@@ -136,7 +137,7 @@ def test_CH2_tiles_are_picked_up_only_once_everyone_has_passed() -> None:
         events += game.apply(CharlestonPass(seat, _some_pass(game, seat, rng)))
     # Nothing moves, and nobody sees an incoming tile, before the last player has passed (CH2, CH7).
     assert [Counter(s.rack) for s in state.seats] == before
-    assert "charleston_received" not in types(events)
+    assert "charleston_received" not in event_types(events)
     passed = [e for e in events if e.type == "charleston_passed"]
     assert all(not e.private and "tiles" not in e.to_json() for e in passed)
 
@@ -160,7 +161,7 @@ def test_CH3_any_single_player_stops_the_second_charleston_but_not_the_courtesy_
         if seat != stopper and seat < stopper:
             game.apply(CharlestonVote(seat, False))
     events = game.apply(CharlestonVote(stopper, True))
-    assert "charleston_stopped" in types(events)
+    assert "charleston_stopped" in event_types(events)
     assert game.state.phase == Phase.COURTESY  # CH3: the courtesy pass still happens
 
 
@@ -199,19 +200,19 @@ def test_CH4_courtesy_offers_3_and_1_exchange_one_tile() -> None:
     for _ in range(3):
         # pass tiles other than the ones the courtesy pass will use
         for seat in range(4):
-            keep = Counter(T({0: "1B 2B 3B", 2: "9D", 1: "5C 6C", 3: ""}[seat]))
+            keep = Counter(tiles({0: "1B 2B 3B", 2: "9D", 1: "5C 6C", 3: ""}[seat]))
             free = list((Counter(t for t in game.state.seats[seat].rack if t != Tile.J) - keep).elements())
             game.apply(CharlestonPass(seat, tuple(rng.sample(free, 3))))
     game.apply(CharlestonVote(0, True))
     before = [Counter(s.rack) for s in game.state.seats]
-    game.apply(CourtesyOffer(0, tuple(T("1B 2B 3B"))))  # East offers 3, most wanted-gone first
-    game.apply(CourtesyOffer(2, tuple(T("9D"))))  # West offers 1
-    game.apply(CourtesyOffer(1, tuple(T("5C 6C"))))  # South offers 2
+    game.apply(CourtesyOffer(0, tuple(tiles("1B 2B 3B"))))  # East offers 3, most wanted-gone first
+    game.apply(CourtesyOffer(2, tuple(tiles("9D"))))  # West offers 1
+    game.apply(CourtesyOffer(1, tuple(tiles("5C 6C"))))  # South offers 2
     events = game.apply(CourtesyOffer(3, ()))  # North offers none
     after = [Counter(s.rack) for s in game.state.seats]
     # East-West swap the smaller number, 1: East gives her first-listed tile.
-    assert after[0] == before[0] - Counter(T("1B")) + Counter(T("9D"))
-    assert after[2] == before[2] - Counter(T("9D")) + Counter(T("1B"))
+    assert after[0] == before[0] - Counter(tiles("1B")) + Counter(tiles("9D"))
+    assert after[2] == before[2] - Counter(tiles("9D")) + Counter(tiles("1B"))
     # South-North: 2 against 0, nothing moves.
     assert after[1] == before[1] and after[3] == before[3]
     exchanged = {e.seat: e.payload.count for e in events if e.type == "courtesy_exchanged"}
@@ -279,8 +280,8 @@ def test_CH5_blind_count_is_1_to_3() -> None:
 
 def test_CH6_jokers_are_never_passed() -> None:
     table = Table({0: "J J 1B 2B 3B", 1: "J"}, charleston=True)
-    table.refuse(CharlestonPass(0, tuple(T("J 1B 2B"))), "Jokers are never passed")
-    table.refuse(CharlestonPass(1, tuple(T("J")), 2), "No blind pass")
+    table.refuse(CharlestonPass(0, tuple(tiles("J 1B 2B"))), "Jokers are never passed")
+    table.refuse(CharlestonPass(1, tuple(tiles("J")), 2), "No blind pass")
     for seat in range(4):
         assert all(Tile.J not in a.tiles for a in legal_actions(table.game, seat) if isinstance(a, CharlestonPass))
 
@@ -292,13 +293,13 @@ def test_CH6_jokers_are_never_passed_in_the_courtesy_pass() -> None:
     for _ in range(3):
         _pass_round(game, rng)
     game.apply(CharlestonVote(3, True))
-    table.refuse(CourtesyOffer(0, tuple(T("J"))), "Jokers are never passed")
+    table.refuse(CourtesyOffer(0, tuple(tiles("J"))), "Jokers are never passed")
     assert all(Tile.J not in a.tiles for a in legal_actions(game, 0) if isinstance(a, CourtesyOffer))
 
 
 def test_CH6_blanks_are_never_passed() -> None:
     table = Table({0: "BL 1B 2B"}, charleston=True, blanks=4)
-    table.refuse(CharlestonPass(0, tuple(T("BL 1B 2B"))), "Blanks are never passed")
+    table.refuse(CharlestonPass(0, tuple(tiles("BL 1B 2B"))), "Blanks are never passed")
 
 
 # ------------------------------------------------------------------------------------------------ CH7 IOUs
@@ -386,7 +387,7 @@ def test_CH7_blind_passes_in_a_game_conserve_the_set_and_the_rack_sizes(seed: in
     _pass_round(game, rng, blind)
     state = game.state
     assert [len(s.rack) for s in state.seats] == [14, 13, 13, 13]
-    assert tiles_of(state) == set_counter(tile_set_for(state.rules))
+    assert tiles_in_game(state) == tiles_in_set(tile_set_for(state.rules))
 
 
 # ------------------------------------------------------------------------------------------------ CH8 three players
@@ -411,7 +412,7 @@ def test_CH8_bob_lays_out_six_rows_of_three_from_the_wall() -> None:
     assert state.charleston is not None
     assert [len(row) for row in state.charleston.bob_out] == [3] * 6
     assert len(state.wall) == 152 - 40 - 18
-    assert tiles_of(state) == set_counter(tile_set_for(state.rules))
+    assert tiles_in_game(state) == tiles_in_set(tile_set_for(state.rules))
 
 
 def test_CH8_bob_passes_and_receives_like_a_player() -> None:
@@ -436,7 +437,7 @@ def test_CH8_bob_conserves_tiles_and_rebuilds_the_wall(stop: bool, seed: int) ->
     game = _bob_game(seed)
     state = game.state
     rng = random.Random(seed)
-    full = set_counter(tile_set_for(state.rules))
+    full = tiles_in_set(tile_set_for(state.rules))
     while state.phase != Phase.PLAY:
         if state.phase == Phase.CHARLESTON:
             step = ch.PASSES[state.charleston.stage]  # type: ignore[union-attr]
@@ -459,10 +460,10 @@ def test_CH8_bob_conserves_tiles_and_rebuilds_the_wall(stop: bool, seed: int) ->
             gained = Counter(state.seats[1].rack) - (before_south - Counter(offer))
             assert sum(gained.values()) == min(2, sum(bob_in.values()))
             assert not gained - bob_in
-        assert tiles_of(state) == full
+        assert tiles_in_game(state) == full
     assert [len(s.rack) for s in state.seats] == [14, 13, 13, 0]
     assert len(state.wall) == 152 - 40  # Bob's leftovers rebuild the fourth wall
-    assert tiles_of(state) == full
+    assert tiles_in_game(state) == full
 
 
 # ------------------------------------------------------------------------------------------------ CH11 1946

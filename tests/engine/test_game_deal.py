@@ -10,14 +10,14 @@ from support.game_tables import (
     KEEP_ALIVE,
     KEEP_ALIVE_1946,
     PRACTICE,
-    T,
     Table,
-    amounts,
-    only,
+    one_event,
+    payments,
     play_to_wall_game,
-    set_counter,
-    tiles_of,
+    tiles_in_game,
+    tiles_in_set,
 )
+from support.tiles import tiles
 
 from bot.engine.actions import CharlestonPass, CharlestonVote, CourtesyOffer, DeclareMahJongg, Discard, Draw
 from bot.engine.game import Game, next_east, tile_set_for
@@ -78,8 +78,8 @@ def test_S3_deal_east_14_others_13_and_99_tiles_left_to_draw(seed: int, east: in
     assert len(state.wall) == 152 - 14 - 3 * 13 == 99
     # T1: the deal uses exactly the 152-tile set, no tile more or less.
     assert STANDARD.size == 152
-    assert tiles_of(state) == set_counter(STANDARD)
-    assert only(events, "deal").payload.wall == 99
+    assert tiles_in_game(state) == tiles_in_set(STANDARD)
+    assert one_event(events, "deal").payload.wall == 99
 
 
 def test_S3_deal_is_a_seeded_shuffle() -> None:
@@ -99,7 +99,7 @@ def test_S3_three_players_deal_14_13_13_from_the_full_set() -> None:
     assert sorted(len(s.rack) for s in state.seats) == [0, 13, 13, 14]
     assert len(state.seats[1].rack) == 14
     assert len(state.wall) == 152 - 40
-    assert tiles_of(state) == set_counter(STANDARD)
+    assert tiles_in_game(state) == tiles_in_set(STANDARD)
     # CH8 / §11.4: no Charleston with three players by default; East opens the play.
     assert state.phase == Phase.PLAY and state.turn == 1
 
@@ -115,7 +115,7 @@ def test_S3_1946_deal_one_flower_each_then_12_from_the_154_tile_set(seed: int) -
     assert [len(s.rack) for s in state.seats] == [14, 13, 13, 13]
     assert all(Tile.F in s.rack for s in state.seats)  # H1 / §11.7
     assert len(state.wall) == 154 - 53
-    assert tiles_of(state) == set_counter(tile_set)
+    assert tiles_in_game(state) == tiles_in_set(tile_set)
 
 
 def test_S3_blanks_grow_the_wall() -> None:
@@ -123,16 +123,16 @@ def test_S3_blanks_grow_the_wall() -> None:
     game, _ = Game.new(PRACTICE, rules, 3)
     assert tile_set_for(rules).size == 158
     assert len(game.state.wall) == 158 - 53  # T6: the wall grows by the added tiles
-    assert tiles_of(game.state)[Tile.BL] == 6
+    assert tiles_in_game(game.state)[Tile.BL] == 6
 
 
 def test_S3_explicit_deal_must_have_the_right_sizes() -> None:
     from bot.engine.rules import RulesError
 
-    hands = [T("1B") * 1 + T("2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C"), [], [], []]  # 13 for East
+    hands = [tiles("1B") * 1 + tiles("2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C"), [], [], []]  # 13 for East
     with pytest.raises(RulesError, match="must be dealt 14 tiles"):
         Game.new(PRACTICE, table_rules(), 1, deal=(hands, []))
-    too_many = [T("1Bx4") + T("1B") + T("2B 3B 4B 5B 6B 7B 8B 9B"), [], [], []]
+    too_many = [tiles("1Bx4") + tiles("1B") + tiles("2B 3B 4B 5B 6B 7B 8B 9B"), [], [], []]
     with pytest.raises(RulesError):
         Game.new(PRACTICE, table_rules(), 1, deal=(too_many, []))
 
@@ -216,14 +216,14 @@ def test_S6_heavenly_hand_declared_before_the_charleston_wins_as_a_self_pick() -
     assert result.self_pick
     assert table.state.phase == Phase.FINISHED
     # SC2: paid as a self-pick, 2V = 50 from everyone.
-    assert amounts(table.state) == {(1, 0): 50, (2, 0): 50, (3, 0): 50}
-    assert only(events, "mahjong").payload.how == "heavenly"
+    assert payments(table.state) == {(1, 0): 50, (2, 0): 50, (3, 0): 50}
+    assert one_event(events, "mahjong").payload.how == "heavenly"
 
 
 def test_S6_only_east_declares_during_the_charleston_and_only_before_passing() -> None:
     table = Table({0: HEAVENLY, 1: "1B 2B 3B"}, charleston=True)
     table.refuse(DeclareMahJongg(1), "only East")
-    table.act(CharlestonPass(0, tuple(T("3B 6B 9C"))))
+    table.act(CharlestonPass(0, tuple(tiles("3B 6B 9C"))))
     # S6: a hand that is (or becomes) complete during the Charleston must keep passing.
     assert DeclareMahJongg(0) not in legal_actions(table.game, 0)
     table.refuse(DeclareMahJongg(0), "before passing")
@@ -243,18 +243,18 @@ def test_11_3_heavenly_hand_after_the_charleston_before_easts_first_discard() ->
     and nobody offers a courtesy tile."""
     table = Table({0: "3B 3B J 6B 6B J 9C J 1D 4C 7B 2C 5D 8B", 2: "9C E E", 3: "3B 6B 9C"},
                   charleston=True)
-    table.act(CharlestonPass(0, tuple(T("1D 4C 7B"))))
+    table.act(CharlestonPass(0, tuple(tiles("1D 4C 7B"))))
     table.act(CharlestonPass(1, tuple(table.state.seats[1].rack[:3])))
     table.act(CharlestonPass(2, tuple(table.state.seats[2].rack[3:6])))
-    table.act(CharlestonPass(3, tuple(T("3B 6B 9C"))))  # first right: North gives to East
+    table.act(CharlestonPass(3, tuple(tiles("3B 6B 9C"))))  # first right: North gives to East
     for seat in (0, 1, 3):
         table.act(CharlestonPass(seat, tuple(
-            T("2C 5D 8B") if seat == 0 else [t for t in table.state.seats[seat].rack if t != Tile.J][:3])))
-    table.act(CharlestonPass(2, tuple(T("9C E E"))))  # first across: West gives to East
-    assert table.rack(0) == Counter(T(HEAVENLY))
+            tiles("2C 5D 8B") if seat == 0 else [t for t in table.state.seats[seat].rack if t != Tile.J][:3])))
+    table.act(CharlestonPass(2, tuple(tiles("9C E E"))))  # first across: West gives to East
+    assert table.rack(0) == Counter(tiles(HEAVENLY))
     for seat in range(4):
         table.act(CharlestonPass(seat, (), 3))  # first left, all blind
-    assert table.rack(0) == Counter(T(HEAVENLY))
+    assert table.rack(0) == Counter(tiles(HEAVENLY))
     table.act(CharlestonVote(2, True))
     for seat in range(4):
         table.act(CourtesyOffer(seat, ()))
@@ -263,7 +263,7 @@ def test_11_3_heavenly_hand_after_the_charleston_before_easts_first_discard() ->
     assert DeclareMahJongg(0) in legal_actions(table.game, 0)
     table.declare(0)
     assert state.result is not None and state.result.how == "heavenly"
-    assert amounts(state) == {(1, 0): 50, (2, 0): 50, (3, 0): 50}
+    assert payments(state) == {(1, 0): 50, (2, 0): 50, (3, 0): 50}
 
 
 def test_11_3_heavenly_hand_without_a_charleston() -> None:
@@ -281,7 +281,7 @@ def test_S6_not_heavenly_once_east_has_discarded() -> None:
     table.draw(0)
     table.declare(0)
     assert table.state.result is not None and table.state.result.how == "self_pick"
-    assert amounts(table.state) == {(1, 0): 50, (2, 0): 50, (3, 0): 50}
+    assert payments(table.state) == {(1, 0): 50, (2, 0): 50, (3, 0): 50}
 
 
 def test_S3_no_dead_wall_every_tile_is_drawn() -> None:

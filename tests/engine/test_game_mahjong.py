@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from support.game_tables import KEEP_ALIVE, T, Table, amounts, only, play_to_wall_game, t1, types
+from support.game_tables import KEEP_ALIVE, Table, event_types, one_event, payments, play_to_wall_game
+from support.tiles import tile, tiles
 
 from bot.engine.actions import Call, DeclareMahJongg, Discard, Draw, ExchangeJoker, Hold, PassCall
 from bot.engine.legal import legal_actions
@@ -11,7 +12,7 @@ from bot.engine.state import Phase
 from bot.engine.views import public_view
 
 # 369-4: 3333a 6666a 9999b EE (or WW), X 25
-WIN_369 = T("3B 3B 3B J 6B 6B 6B 6B 9C 9C 9C 9C E E")
+WIN_369 = tiles("3B 3B 3B J 6B 6B 6B 6B 9C 9C 9C 9C E E")
 
 # ------------------------------------------------------------------------------------------------ M1, M2
 
@@ -19,18 +20,19 @@ WIN_369 = T("3B 3B 3B J 6B 6B 6B 6B 9C 9C 9C 9C E E")
 def test_M1a_M2_self_drawn_fourteenth_tile() -> None:
     table = Table({1: "3B 3B 3B J 6Bx4 9Cx4 E"}, wall="E")
     table.discard_and_close(0, table.racks[0][-1])
-    assert table.draw(1) == t1("E")
+    assert table.draw(1) == tile("E")
     assert DeclareMahJongg(1) in legal_actions(table.game, 1)
     events = table.declare(1)
     result = table.state.result
     assert result is not None and result.how == "self_pick" and result.winner == 1 and result.line == "369-4"
     assert table.state.phase == Phase.FINISHED
     # M2: the whole hand is shown, group by group, in the line's order.
-    mahjong = only(events, "mahjong")
+    mahjong = one_event(events, "mahjong")
     assert not mahjong.private and mahjong.payload.line == "369-4"
-    assert [sorted(g) for g in result.tiles] == [sorted(T("3B 3B 3B J")), T("6Bx4"), T("9Cx4"), T("E E")]
+    assert [sorted(g) for g in result.tiles] == [sorted(tiles("3B 3B 3B J")), tiles("6Bx4"), tiles("9Cx4"),
+                                                 tiles("E E")]
     assert sorted(t for g in result.tiles for t in g) == sorted(WIN_369)
-    assert "game_over" in types(events)
+    assert "game_over" in event_types(events)
 
 
 def test_M2_the_tile_that_won_is_recorded_with_the_result() -> None:
@@ -39,13 +41,13 @@ def test_M2_the_tile_that_won_is_recorded_with_the_result() -> None:
     drawn.discard_and_close(0, drawn.racks[0][-1])
     drawn.draw(1)
     drawn.declare(1)
-    assert drawn.state.result is not None and drawn.state.result.tile == t1("E")
+    assert drawn.state.result is not None and drawn.state.result.tile == tile("E")
     assert drawn.state.result.to_json()["tile"] == "E"
     called = Table({0: "5D", 1: "N E W S 1B 1B 9B 9B 1C 1C 9C 9C 5D"})
     called.discard(0, "5D")
     called.call_mahjong(1)
     called.close()
-    assert called.state.result is not None and called.state.result.tile == t1("5D")
+    assert called.state.result is not None and called.state.result.tile == tile("5D")
 
 
 def test_M1b_a_discard_may_complete_a_pair_on_a_concealed_hand() -> None:
@@ -79,7 +81,7 @@ def test_M1_exposure_then_mah_jongg_on_the_callers_turn_is_a_discard_win() -> No
     table.declare(1)
     result = table.state.result
     assert result is not None and result.how == "discard" and result.discarder == 0
-    assert amounts(table.state) == {(0, 1): 50, (2, 1): 25, (3, 1): 25}
+    assert payments(table.state) == {(0, 1): 50, (2, 1): 25, (3, 1): 25}
 
 
 def test_M3_mahjong_call_from_an_exposed_hand() -> None:
@@ -97,7 +99,7 @@ def test_M3_mahjong_call_from_an_exposed_hand() -> None:
     table.close()
     result = table.state.result
     assert result is not None and result.winner == 1 and result.line == "369-4"
-    assert T("6Bx4") in [sorted(g) for g in result.tiles]
+    assert tiles("6Bx4") in [sorted(g) for g in result.tiles]
 
 
 # ------------------------------------------------------------------------------------------------ M4, §11.1
@@ -124,8 +126,8 @@ def test_M4b_strict_mode_false_declaration_kills_the_hand() -> None:
     table.discard_and_close(0, table.racks[0][-1])
     table.draw(1)
     events = table.declare(1)
-    assert "false_mahjong" in types(events)
-    dead = only(events, "dead_hand")
+    assert "false_mahjong" in event_types(events)
+    dead = one_event(events, "dead_hand")
     assert dead.seat == 1 and state.seats[1].dead
     # Play goes on with the next live player; no penalty under NMJL rules.
     assert state.phase == Phase.PLAY and state.turn == 2 and state.turn_state.needs_draw
@@ -138,12 +140,12 @@ def test_M4b_strict_mode_false_mahjong_call_kills_the_hand_and_the_window_goes_o
     state = table.state
     table.discard(0, "5D")
     events = table.call_mahjong(1)
-    assert "dead_hand" in types(events) and state.seats[1].dead
+    assert "dead_hand" in event_types(events) and state.seats[1].dead
     assert state.phase == Phase.CALL_WINDOW
     assert public_view(table.game).waiting_for == (2, 3)
     table.call(2, "5D 5D")
     table.act(PassCall(3))
-    assert state.seats[2].exposures[0].tiles == T("5D 5D 5D")
+    assert state.seats[2].exposures[0].tiles == tiles("5D 5D 5D")
 
 
 @pytest.mark.parametrize(("liar", "expected"), [
@@ -172,12 +174,12 @@ def _south_dead_by_public_information() -> Table:
     table.discard(0, "N")
     table.call(1, "N N J J")
     table.close()
-    assert table.state.seats[1].exposures[0].tiles == T("N N N J J") and not table.state.seats[1].dead
+    assert table.state.seats[1].exposures[0].tiles == tiles("N N N J J") and not table.state.seats[1].dead
     table.discard(1, "E")
     table.call(3, "E E E")
     events = table.close()
-    assert table.state.seats[3].exposures[0].tiles == T("E E E E")
-    dead = only(events, "dead_hand")
+    assert table.state.seats[3].exposures[0].tiles == tiles("E E E E")
+    dead = one_event(events, "dead_hand")
     assert dead.seat == 1 and not dead.private
     return table
 
@@ -213,7 +215,7 @@ def test_M7_dead_hand_no_longer_draws_discards_or_calls() -> None:
     table.quiet_turn(3)
     assert state.turn == 0
     # Dead hands keep their exposures.
-    assert state.seats[1].exposures[0].tiles == T("N N N J J")
+    assert state.seats[1].exposures[0].tiles == tiles("N N N J J")
 
 
 def test_J4_M7_jokers_of_a_dead_hand_can_be_exchanged_and_the_dead_hand_pays() -> None:
@@ -222,14 +224,14 @@ def test_J4_M7_jokers_of_a_dead_hand_can_be_exchanged_and_the_dead_hand_pays() -
     table = _south_dead_by_public_information()
     table.discard_and_close(3, table.state.seats[3].rack[0])
     table.quiet_turn(0)  # East throws the 1 Dot; the dead South is skipped
-    assert table.draw(2) == t1("N")
-    assert ExchangeJoker(2, 1, 0, t1("N")) in legal_actions(table.game, 2)
-    table.act(ExchangeJoker(2, 1, 0, t1("N")))
-    assert table.state.seats[1].exposures[0].tiles == T("N N N N J")
+    assert table.draw(2) == tile("N")
+    assert ExchangeJoker(2, 1, 0, tile("N")) in legal_actions(table.game, 2)
+    table.act(ExchangeJoker(2, 1, 0, tile("N")))
+    assert table.state.seats[1].exposures[0].tiles == tiles("N N N N J")
     table.declare(2)
     result = table.state.result
     assert result is not None and result.winner == 2 and result.how == "self_pick"
-    assert amounts(table.state) == {(0, 2): 50, (1, 2): 50, (3, 2): 50}
+    assert payments(table.state) == {(0, 2): 50, (1, 2): 50, (3, 2): 50}
 
 
 def test_11_6_the_last_live_player_plays_on_alone() -> None:
@@ -247,7 +249,7 @@ def test_11_6_the_last_live_player_plays_on_alone() -> None:
     assert state.turn == 0 and state.turn_state.needs_draw
     table.draw(0)
     events = table.discard(0, state.turn_state.drawn)  # type: ignore[arg-type]
-    assert "call_window" not in types(events)
+    assert "call_window" not in event_types(events)
     assert state.phase == Phase.PLAY and state.turn == 0 and state.turn_state.needs_draw
     while state.phase != Phase.FINISHED:
         table.quiet_turn(0)
@@ -262,5 +264,5 @@ def test_M10_wall_game_pays_nothing() -> None:
     play_to_wall_game(table)
     assert table.state.result is not None and table.state.result.how == "wall"
     assert table.state.result.winner is None
-    assert amounts(table.state) == {}
+    assert payments(table.state) == {}
     assert public_view(table.game).result is not None and public_view(table.game).payouts == ()

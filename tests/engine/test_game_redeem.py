@@ -3,7 +3,8 @@ kept for the group the discard completes, X lines only, paid as a self-pick (SC2
 
 from __future__ import annotations
 
-from support.game_tables import T, Table, amounts, only, t1, types
+from support.game_tables import Table, event_types, one_event, payments
+from support.tiles import tile, tiles
 
 from bot.ai.selfplay import computer_move
 from bot.engine import payloads
@@ -22,7 +23,7 @@ def _west_exposes_north_with_two_jokers(hands: dict[int, str]) -> Table:
     table.discard(0, "N")
     table.call(2, "J J")
     table.close()
-    assert table.state.seats[2].exposures[0].tiles == T("N J J")
+    assert table.state.seats[2].exposures[0].tiles == tiles("N J J")
     table.discard_and_close(2, "9D")
     table.quiet_turn(3)
     table.draw(0)
@@ -36,15 +37,15 @@ def test_M3_a_mahjong_on_a_discard_finished_by_redeeming_a_joker() -> None:
     table.discard(0, "E")
     assert Call(1, (), True) in legal_actions(table.game, 1)
     events = table.call_mahjong(1) + table.close()
-    assert types(events)[-3:] == ["joker_exchange", "mahjong", "game_over"]
-    exchange = only(events, "joker_exchange")
-    assert exchange.seat == 1 and exchange.payload == payloads.JokerExchange(owner=2, exposure=0, tile=t1("N"))
-    assert sorted(table.state.seats[2].exposures[0].tiles) == sorted(T("N N J"))
+    assert event_types(events)[-3:] == ["joker_exchange", "mahjong", "game_over"]
+    exchange = one_event(events, "joker_exchange")
+    assert exchange.seat == 1 and exchange.payload == payloads.JokerExchange(owner=2, exposure=0, tile=tile("N"))
+    assert sorted(table.state.seats[2].exposures[0].tiles) == sorted(tiles("N N J"))
     result = table.state.result
     assert result is not None and result.winner == 1 and result.line == "369-4"
     assert result.how == "self_pick" and result.discarder is None and not result.jokerless
-    assert sorted(t for g in result.tiles for t in g) == sorted(T("3Bx4 6Bx4 9Cx3 J E E"))
-    assert amounts(table.state) == {(0, 1): 50, (2, 1): 50, (3, 1): 50}
+    assert sorted(t for g in result.tiles for t in g) == sorted(tiles("3Bx4 6Bx4 9Cx3 J E E"))
+    assert payments(table.state) == {(0, 1): 50, (2, 1): 50, (3, 1): 50}
 
 
 def test_M3_P7_a_redeemed_joker_never_completes_the_group_the_discard_is_called_for() -> None:
@@ -79,11 +80,11 @@ def test_M3_J4_a_joker_may_be_redeemed_from_the_callers_own_exposure() -> None:
     table.draw(0)
     table.discard(0, "E")
     events = table.call_mahjong(1) + table.close()
-    exchange = only(events, "joker_exchange")
-    assert exchange.payload == payloads.JokerExchange(owner=1, exposure=0, tile=t1("6B"))
+    exchange = one_event(events, "joker_exchange")
+    assert exchange.payload == payloads.JokerExchange(owner=1, exposure=0, tile=tile("6B"))
     result = table.state.result
     assert result is not None and result.winner == 1 and result.how == "self_pick"
-    assert sorted(table.state.seats[1].exposures[0].tiles) == sorted(T("6B 6B 6B J"))
+    assert sorted(table.state.seats[1].exposures[0].tiles) == sorted(tiles("6B 6B 6B J"))
 
 
 def test_M3_the_computer_players_take_a_mahjong_that_needs_a_redemption() -> None:

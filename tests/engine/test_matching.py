@@ -7,8 +7,9 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support.cards import T, flat, foreign_tile, layout, matched_lines
+from support.cards import flat, foreign_tile, matched_lines, winning_groups
 from support.properties import SETTINGS, variants
+from support.tiles import tiles
 
 from bot.engine.errors import TileError
 from bot.engine.matching import check, exposure_verdict
@@ -29,7 +30,7 @@ def test_every_variant_of_every_line_is_mah_jongg_and_a_near_miss_is_not(card_id
     wild = card.wild
     foreign = foreign_tile(card, line)
     for variant in line.variants:
-        groups = layout(variant, card.tile_set)
+        groups = winning_groups(variant, card.tile_set)
         hand = flat(groups)
         result = check(card, hand)
         match = next((m for m in result.matches if m.line.id == line_id), None)
@@ -57,7 +58,7 @@ def test_J2_wild_in_a_single_or_pair_never_completes_the_line(card_id: str, line
     line = card.line(line_id)
     tried = 0
     for variant in line.variants:
-        hand = flat(layout(variant, card.tile_set))
+        hand = flat(winning_groups(variant, card.tile_set))
         counts = Counter(hand)
         for tile, size in variant.groups:
             if size >= 3 or counts[tile] != variant.small[tile]:
@@ -79,7 +80,7 @@ def test_J2_wild_in_a_single_or_pair_never_completes_the_line(card_id: str, line
 @given(variants(), st.data())
 def test_J1_wilds_in_groups_of_three_or_more_always_match(picked, data) -> None:  # type: ignore[no-untyped-def]
     card, line, variant = picked
-    groups = layout(variant, card.tile_set)
+    groups = winning_groups(variant, card.tile_set)
     wild = card.wild
     room = card.tile_set.count(wild) - flat(groups).count(wild)
     changed = 0
@@ -102,7 +103,7 @@ def test_J1_wilds_in_groups_of_three_or_more_always_match(picked, data) -> None:
 
 
 def lines_of(card, concealed, exposures=()):  # type: ignore[no-untyped-def]
-    return matched_lines(check(card, T(concealed), [T(e) for e in exposures]))
+    return matched_lines(check(card, tiles(concealed), [tiles(e) for e in exposures]))
 
 
 def test_J1_jokers_fill_pungs_and_kongs(practice) -> None:  # type: ignore[no-untyped-def]
@@ -200,7 +201,7 @@ def test_this_way_only_1946_winds(card1946) -> None:  # type: ignore[no-untyped-
 
 def test_1946_wild_flowers_fill_a_septet_but_not_a_pair(card1946) -> None:  # type: ignore[no-untyped-def]
     # septet-1: NNNNNNN SSSSSSS: 4 naturals + 3 wild flowers each (J3: at least 3 wilds per septet)
-    result = check(card1946, T("N N N N F F F S S S S F F F"))
+    result = check(card1946, tiles("N N N N F F F S S S S F F F"))
     assert "septet-1" in matched_lines(result)
     assert not result.best.jokerless
     # dragons-1: RRRR 0000 GGGG NN (or SS)
@@ -214,36 +215,36 @@ def test_1946_wild_flowers_fill_a_septet_but_not_a_pair(card1946) -> None:  # ty
 
 def test_1946_has_no_jokers(card1946) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TileError, match="Joker"):
-        check(card1946, T("N N N N J F F S S S S F F F"))
+        check(card1946, tiles("N N N N J F F S S S S F F F"))
 
 
 def test_J3_quint_of_5s_without_a_joker_cannot_be_formed(practice) -> None:  # type: ignore[no-untyped-def]
     # quint-3 with offset 4: 55555a 77b 99999c FF. Five natural 5s do not exist.
     with pytest.raises(TileError, match="5B"):
-        check(practice, T("5B 5B 5B 5B 5B 7C 7C 9D 9D 9D 9D J F F"))
-    result = check(practice, T("5B 5B 5B 5B J 7C 7C 9D 9D 9D 9D J F F"))
+        check(practice, tiles("5B 5B 5B 5B 5B 7C 7C 9D 9D 9D 9D J F F"))
+    result = check(practice, tiles("5B 5B 5B 5B J 7C 7C 9D 9D 9D 9D J F F"))
     assert "quint-3" in matched_lines(result)
     assert not any(m.jokerless for m in result.matches)
 
 
 def test_J3_flower_quint_can_be_all_natural(practice) -> None:  # type: ignore[no-untyped-def]
     # 2026-2: FFFFF 2026a 66b 666c
-    result = check(practice, T("F F F F F 2B 0 2B 6B 6C 6C 6D 6D 6D"))
+    result = check(practice, tiles("F F F F F 2B 0 2B 6B 6C 6C 6D 6D 6D"))
     assert matched_lines(result) == {"2026-2"}
     assert result.best.jokerless and result.best.pays_jokerless
 
 
 def test_SC3_jokerless_flag(practice) -> None:  # type: ignore[no-untyped-def]
-    natural = check(practice, T("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W W"))
+    natural = check(practice, tiles("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W W"))
     assert natural.best.line.id == "2468-3" and natural.best.jokerless and natural.best.pays_jokerless
-    with_joker = check(practice, T("E E E J 4B 4B 4B 6B 6B 8B 8B 8B W W"))
+    with_joker = check(practice, tiles("E E E J 4B 4B 4B 6B 6B 8B 8B 8B W W"))
     assert with_joker.best.line.id == "2468-3" and not with_joker.best.jokerless
     assert not with_joker.best.pays_jokerless
 
 
 def test_SC3_singles_and_pairs_never_pays_jokerless(practice) -> None:  # type: ignore[no-untyped-def]
     # sp-1: NN 2468a 2468b DDc FF, dragons of the suit with no numbers
-    result = check(practice, T("N N 2B 4B 6B 8B 2C 4C 6C 8C WD WD F F"))
+    result = check(practice, tiles("N N 2B 4B 6B 8B 2C 4C 6C 8C WD WD F F"))
     assert matched_lines(result) == {"sp-1"}
     match = result.best
     assert match.jokerless and match.singles_and_pairs
@@ -257,7 +258,7 @@ def test_SP_line_has_no_room_for_jokers(practice) -> None:  # type: ignore[no-un
 def test_a_hand_can_make_two_lines_and_best_is_the_higher_value(card1946) -> None:  # type: ignore[no-untyped-def]
     # Six wild flowers make both NNNNNNN SSSSSSS (septet-1, 100) and NNNNN DDDD SSSSS (winds-1, 50): the
     # dragon kong may be all wilds (J1).
-    result = check(card1946, T("N N N N F F F S S S S F F F"))
+    result = check(card1946, tiles("N N N N F F F S S S S F F F"))
     assert matched_lines(result) == {"septet-1", "winds-1"}
     assert result.best.line.id == "septet-1"
 
@@ -286,11 +287,11 @@ exposed = false
 value = 30
 """
     card = load_card_text(text, "two.toml")
-    result = check(card, T("N N E E W W S S 1B 1B 2B 2B 3B 3B"))
+    result = check(card, tiles("N N E E W W S S 1B 1B 2B 2B 3B 3B"))
     assert matched_lines(result) == {"sp", "plain"}
     # sp pays 50 (never doubled, SC3); plain pays 30, doubled to 60 for jokerless
     assert result.best.line.id == "plain"
-    assert check(card, T("1B 2B 3B 4B 5B 6B 7B 8B 9B N E W S F")).best is None
+    assert check(card, tiles("1B 2B 3B 4B 5B 6B 7B 8B 9B N E W S F")).best is None
 
 
 # ---------------------------------------------------------------------------------------------- exposures
@@ -332,47 +333,47 @@ def test_an_exposure_that_fits_no_line(practice) -> None:  # type: ignore[no-unt
 
 def test_exposure_must_be_one_tile_repeated(practice) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TileError, match="mixes"):
-        check(practice, T("E E E E 4B 4B 4B 6B 6B 8B 8B"), [T("W W E")])
+        check(practice, tiles("E E E E 4B 4B 4B 6B 6B 8B 8B"), [tiles("W W E")])
     with pytest.raises(TileError, match="natural"):
-        check(practice, T("E E E E 4B 4B 4B 6B 6B 8B 8B"), [T("J J J")])
+        check(practice, tiles("E E E E 4B 4B 4B 6B 6B 8B 8B"), [tiles("J J J")])
 
 
 @pytest.mark.parametrize("count", [0, 13, 15])
 def test_check_needs_exactly_14_tiles(practice, count: int) -> None:  # type: ignore[no-untyped-def]
-    tiles = T("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W W F")[:count]
+    rack = tiles("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W W F")[:count]
     with pytest.raises(TileError, match="14"):
-        check(practice, tiles)
+        check(practice, rack)
 
 
 def test_check_counts_exposed_tiles_toward_14(practice) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TileError):
-        check(practice, T("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W W"), [T("N N N")])
+        check(practice, tiles("E E E E 4B 4B 4B 6B 6B 8B 8B 8B W W"), [tiles("N N N")])
 
 
 # ---------------------------------------------------------------------------------------------- verdicts
 
 
 def test_P5_legal_pung_for_an_X_line(practice) -> None:  # type: ignore[no-untyped-def]
-    verdict = exposure_verdict(practice, T("4B 4B 4B"))
+    verdict = exposure_verdict(practice, tiles("4B 4B 4B"))
     assert verdict.legal and verdict.reason == ""
     ids = {line.id for line in verdict.lines}
     assert "2468-3" in ids  # 444a
     assert all(line.exposed for line in verdict.lines)
-    assert exposure_verdict(practice, T("4B J J")).legal
+    assert exposure_verdict(practice, tiles("4B J J")).legal
 
 
 def test_P5_no_call_for_a_pair(practice) -> None:  # type: ignore[no-untyped-def]
-    verdict = exposure_verdict(practice, T("5D 5D"))
+    verdict = exposure_verdict(practice, tiles("5D 5D"))
     assert not verdict.legal
     assert verdict.reason == "You can't call 5 Dot for a pair unless it completes Mah Jongg."
     assert verdict.lines == ()
-    single = exposure_verdict(practice, T("N"))
+    single = exposure_verdict(practice, tiles("N"))
     assert not single.legal and "single" in single.reason
 
 
 def test_P6_group_only_a_concealed_line_holds(practice) -> None:  # type: ignore[no-untyped-def]
     # a quint of East appears only in quint-4, a C line
-    verdict = exposure_verdict(practice, T("E E E E J"))
+    verdict = exposure_verdict(practice, tiles("E E E E J"))
     assert not verdict.legal
     assert "quint of East" in verdict.reason
     assert verdict.lines == ()
@@ -380,16 +381,16 @@ def test_P6_group_only_a_concealed_line_holds(practice) -> None:  # type: ignore
 
 def test_exposure_no_line_holds_together(practice) -> None:  # type: ignore[no-untyped-def]
     # kongs of North (2026-1, odd-6) and kongs of East (2468-3, run-1) never share an X line
-    assert exposure_verdict(practice, T("N N N N")).legal
-    assert exposure_verdict(practice, T("E E E E")).legal
-    verdict = exposure_verdict(practice, T("E E E E"), [T("N N N N")])
+    assert exposure_verdict(practice, tiles("N N N N")).legal
+    assert exposure_verdict(practice, tiles("E E E E")).legal
+    verdict = exposure_verdict(practice, tiles("E E E E"), [tiles("N N N N")])
     assert not verdict.legal
     assert "kong of East" in verdict.reason and "kong of North" in verdict.reason
 
 
 def test_exposure_lines_hold_every_exposure(practice) -> None:  # type: ignore[no-untyped-def]
     # 2468-1 has 444b and 666b: both pungs together
-    verdict = exposure_verdict(practice, T("6C 6C 6C"), [T("4C 4C J")])
+    verdict = exposure_verdict(practice, tiles("6C 6C 6C"), [tiles("4C 4C J")])
     assert verdict.legal
     for line in verdict.lines:
         assert any(
@@ -398,22 +399,22 @@ def test_exposure_lines_hold_every_exposure(practice) -> None:  # type: ignore[n
 
 
 def test_1946_min_size_4_refuses_a_pung(card1946) -> None:  # type: ignore[no-untyped-def]
-    verdict = exposure_verdict(card1946, T("R R R"), min_size=4)
+    verdict = exposure_verdict(card1946, tiles("R R R"), min_size=4)
     assert not verdict.legal
     assert "kong or larger" in verdict.reason
-    assert exposure_verdict(card1946, T("R R R R"), min_size=4).legal  # dragons-1
-    assert exposure_verdict(card1946, T("R R R F"), min_size=4).legal
+    assert exposure_verdict(card1946, tiles("R R R R"), min_size=4).legal  # dragons-1
+    assert exposure_verdict(card1946, tiles("R R R F"), min_size=4).legal
 
 
 def test_same_group_twice_needs_a_line_with_two_such_groups(practice) -> None:  # type: ignore[no-untyped-def]
     # 2468-7 (2222a 88a 44b 66b 2222c) and like-1 shifted to 2s (2222a NN 2222b SS 22c) have kongs of 2 in
     # two different suits; no line has two kongs of 2 Bam
-    verdict = exposure_verdict(practice, T("2D 2D 2D 2D"), [T("2B 2B 2B 2B")])
+    verdict = exposure_verdict(practice, tiles("2D 2D 2D 2D"), [tiles("2B 2B 2B 2B")])
     assert verdict.legal
     assert {line.id for line in verdict.lines} == {"2468-7", "like-1"}
-    assert not exposure_verdict(practice, T("2B J J J"), [T("2B 2B 2B 2B")]).legal
+    assert not exposure_verdict(practice, tiles("2B J J J"), [tiles("2B 2B 2B 2B")]).legal
 
 
 def test_P5_an_exposure_must_show_a_natural_tile(practice) -> None:  # type: ignore[no-untyped-def]
-    verdict = exposure_verdict(practice, T("J J J"))
+    verdict = exposure_verdict(practice, tiles("J J J"))
     assert not verdict.legal and "natural" in verdict.reason

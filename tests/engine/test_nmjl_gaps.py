@@ -9,7 +9,8 @@
 
 from __future__ import annotations
 
-from support.game_tables import T, Table, amounts, only, types
+from support.game_tables import Table, event_types, one_event, payments
+from support.tiles import tiles
 
 from bot.engine.actions import Call, Draw, ExchangeJoker, PassCall
 from bot.engine.deal import next_east
@@ -23,7 +24,7 @@ WAIT_9C = "3Bx4 6Bx4 9C J J E E"  # 369-4 (3333a 6666a 9999b EE), waiting on a t
 
 def _junk(table: Table, seat: int) -> int:
     """A tile of the seat's rack that no scenario here cares about (a suit tile)."""
-    return next(t for t in reversed(table.state.seats[seat].rack) if t <= Tile.D9 and t != T("9C")[0])
+    return next(t for t in reversed(table.state.seats[seat].rack) if t <= Tile.D9 and t != tiles("9C")[0])
 
 
 def _south_on_wd6(east: str = "N", west: str = "", north: str = "", south_extra: str = "", wall: str = "") -> Table:
@@ -33,7 +34,7 @@ def _south_on_wd6(east: str = "N", west: str = "", north: str = "", south_extra:
     table.discard(0, "N")
     table.call(1, "N N J J")
     table.close()
-    assert table.state.seats[1].exposures[0].tiles == T("N N N J J")
+    assert table.state.seats[1].exposures[0].tiles == tiles("N N N J J")
     table.discard(1, _junk(table, 1))
     table.close()
     return table
@@ -61,12 +62,12 @@ def test_M6_a_hand_dies_when_the_window_on_its_last_hope_closes_not_at_its_next_
     _turn(table, 2, "E")
     assert not table.state.seats[1].dead  # while the East may be called, it is not out of reach
     events = table.close()
-    dead = only(events, "dead_hand")
-    assert dead.seat == 1 and table.state.seats[1].dead and types(events).index("dead_hand") < types(events).index(
-        "turn")
+    dead = one_event(events, "dead_hand")
+    kinds = event_types(events)
+    assert dead.seat == 1 and table.state.seats[1].dead and kinds.index("dead_hand") < kinds.index("turn")
     assert table.state.turn == 3
     _turn(table, 3, "S")
-    table.refuse(Call(1, tuple(T("S S S")), False), "Your hand is dead")
+    table.refuse(Call(1, tuple(tiles("S S S")), False), "Your hand is dead")
     assert legal_actions(table.game, 1) == [] and 1 not in public_view(table.game).waiting_for
 
 
@@ -81,7 +82,7 @@ def test_M6_a_discard_can_kill_its_own_discarder() -> None:
     _turn(table, 0)
     table.close()
     events = _turn(table, 1, "E")
-    assert types(events) == ["discard", "dead_hand", "call_window"] and table.state.seats[1].dead
+    assert event_types(events) == ["discard", "dead_hand", "call_window"] and table.state.seats[1].dead
     assert set(public_view(table.game).waiting_for) == {0, 2, 3}
 
 
@@ -97,8 +98,8 @@ def test_M7_a_call_that_would_kill_the_caller_is_refused() -> None:
     _turn(table, 3, "E")
     table.close()
     _turn(table, 0, "N")
-    assert Call(1, tuple(T("N N J J")), False) not in legal_actions(table.game, 1)
-    table.refuse(Call(1, tuple(T("N N J J")), False), "would leave your hand dead")
+    assert Call(1, tuple(tiles("N N J J")), False) not in legal_actions(table.game, 1)
+    table.refuse(Call(1, tuple(tiles("N N J J")), False), "would leave your hand dead")
     assert not table.state.seats[1].dead and PassCall(1) in legal_actions(table.game, 1)
 
 
@@ -117,9 +118,9 @@ def test_M6_a_joker_exchange_can_kill_a_hand() -> None:
     _turn(table, 1)
     table.close()
     assert not table.state.seats[1].dead
-    assert table.draw(2) == T("E")[0]
-    events = table.act(ExchangeJoker(2, 3, 0, T("E")[0]))
-    assert types(events) == ["joker_exchange", "dead_hand"] and only(events, "dead_hand").seat == 1
+    assert table.draw(2) == tiles("E")[0]
+    events = table.act(ExchangeJoker(2, 3, 0, tiles("E")[0]))
+    assert event_types(events) == ["joker_exchange", "dead_hand"] and one_event(events, "dead_hand").seat == 1
     assert table.state.turn == 2 and not table.state.seats[2].dead
 
 
@@ -151,7 +152,7 @@ def test_CH9_two_players_take_turns_and_pay_each_other() -> None:
     table.call_mahjong(2)
     result = state.result
     assert result is not None and result.winner == 2 and result.discarder == 0
-    assert list(amounts(state)) == [(0, 2)]  # nobody else is there to pay
+    assert list(payments(state)) == [(0, 2)]  # nobody else is there to pay
     assert next_east(state) == 2  # the deal passes across
 
 
@@ -164,7 +165,7 @@ def test_P10c_first_exposed_wins_as_a_table_option() -> None:
     table.call(2, "9C J")  # West exposes first
     table.call(1, "9C 9C")  # South, nearer, too late
     table.close()
-    assert [e.tiles for e in table.state.seats[2].exposures] == [T("9C 9C J")]
+    assert [e.tiles for e in table.state.seats[2].exposures] == [tiles("9C 9C J")]
     assert table.state.seats[1].exposures == [] and table.state.turn == 2
 
 

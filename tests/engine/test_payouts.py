@@ -8,7 +8,7 @@ self-pick 100 each; Singles & Pairs (no jokers) discard 2V / V / V, never the jo
 from __future__ import annotations
 
 import pytest
-from support.game_tables import KEEP_ALIVE_1946, Table, amounts, play_to_wall_game
+from support.game_tables import KEEP_ALIVE_1946, Table, payments, play_to_wall_game
 
 from bot.engine.actions import ExchangeJoker
 from bot.engine.payouts import payouts
@@ -61,32 +61,32 @@ def _check_balanced(table: Table) -> None:
 def test_SC1_win_on_a_discard_discarder_pays_2V_others_V() -> None:
     table = _discard_win(WAIT_E)
     assert table.state.result.value == 25 and not table.state.result.jokerless  # type: ignore[union-attr]
-    assert amounts(table.state) == {(0, 1): 50, (2, 1): 25, (3, 1): 25}
+    assert payments(table.state) == {(0, 1): 50, (2, 1): 25, (3, 1): 25}
     _check_balanced(table)
 
 
 def test_SC1_the_discarder_need_not_be_east() -> None:
     table = _discard_win(WAIT_E, discarder=3, winner=1)
-    assert amounts(table.state) == {(3, 1): 50, (0, 1): 25, (2, 1): 25}
+    assert payments(table.state) == {(3, 1): 50, (0, 1): 25, (2, 1): 25}
     _check_balanced(table)
 
 
 def test_SC2_self_pick_everyone_pays_2V() -> None:
     table = _self_pick(WAIT_E)
-    assert amounts(table.state) == {(0, 1): 50, (2, 1): 50, (3, 1): 50}
+    assert payments(table.state) == {(0, 1): 50, (2, 1): 50, (3, 1): 50}
     _check_balanced(table)
 
 
 def test_SC3_jokerless_discard_doubles_every_payment() -> None:
     table = _discard_win(WAIT_E_JOKERLESS)
     assert table.state.result.jokerless  # type: ignore[union-attr]
-    assert amounts(table.state) == {(0, 1): 100, (2, 1): 50, (3, 1): 50}
+    assert payments(table.state) == {(0, 1): 100, (2, 1): 50, (3, 1): 50}
     _check_balanced(table)
 
 
 def test_SC3_jokerless_self_pick_everyone_pays_4V() -> None:
     table = _self_pick(WAIT_E_JOKERLESS, winner=2)
-    assert amounts(table.state) == {(0, 2): 100, (1, 2): 100, (3, 2): 100}
+    assert payments(table.state) == {(0, 2): 100, (1, 2): 100, (3, 2): 100}
     _check_balanced(table)
 
 
@@ -95,13 +95,13 @@ def test_SC3_SC5_singles_and_pairs_never_get_the_jokerless_bonus() -> None:
     result = table.state.result
     assert result is not None and result.line == "sp-3" and result.singles_and_pairs and result.value == 50
     # 2V / V / V with V = 50: the SC5 row "S&P, no jokers, discard: 50 / 25" scaled to this line's value.
-    assert amounts(table.state) == {(0, 1): 100, (2, 1): 50, (3, 1): 50}
+    assert payments(table.state) == {(0, 1): 100, (2, 1): 50, (3, 1): 50}
     _check_balanced(table)
 
 
 def test_SC3_singles_and_pairs_self_pick_is_2V_each() -> None:
     table = _self_pick(WAIT_5D_SP, tile="5D", winner=3)
-    assert amounts(table.state) == {(0, 3): 100, (1, 3): 100, (2, 3): 100}
+    assert payments(table.state) == {(0, 3): 100, (1, 3): 100, (2, 3): 100}
 
 
 def test_SC2_call_then_joker_exchange_completing_mahjong_is_a_self_pick() -> None:
@@ -122,7 +122,7 @@ def test_SC2_call_then_joker_exchange_completing_mahjong_is_a_self_pick() -> Non
     table.act(ExchangeJoker(1, 2, 0, Tile.N))
     table.declare(1)
     assert state.result is not None and state.result.how == "self_pick" and state.result.line == "369-4"
-    assert amounts(state) == {(0, 1): 50, (2, 1): 50, (3, 1): 50}
+    assert payments(state) == {(0, 1): 50, (2, 1): 50, (3, 1): 50}
 
 
 def test_SC4_payouts_are_empty_while_the_game_runs_and_for_a_wall_game() -> None:
@@ -173,23 +173,23 @@ def test_H5_1946_east_pays_double_and_there_is_no_discarder_double() -> None:
     table = _win_1946(winner=1, discarder=0)
     result = table.state.result
     assert result is not None and result.line == "odd-1" and result.value == 60 and result.east_value == 120
-    assert amounts(table.state) == {(0, 1): 120, (2, 1): 60, (3, 1): 60}
+    assert payments(table.state) == {(0, 1): 120, (2, 1): 60, (3, 1): 60}
 
 
 def test_H5_1946_a_non_east_discarder_pays_the_plain_value() -> None:
     table = _win_1946(winner=1, discarder=3)
-    assert amounts(table.state) == {(0, 1): 120, (2, 1): 60, (3, 1): 60}
+    assert payments(table.state) == {(0, 1): 120, (2, 1): 60, (3, 1): 60}
 
 
 def test_H5_1946_east_winning_receives_double_from_everyone() -> None:
     table = _win_1946(winner=0, discarder=2)
-    assert amounts(table.state) == {(1, 0): 120, (2, 0): 120, (3, 0): 120}
+    assert payments(table.state) == {(1, 0): 120, (2, 0): 120, (3, 0): 120}
 
 
 def test_H5_1946_self_pick_is_not_doubled() -> None:
     table = _win_1946(winner=2, discarder=None)
     assert table.state.result is not None and table.state.result.how == "self_pick"
-    assert amounts(table.state) == {(0, 2): 120, (1, 2): 60, (3, 2): 60}
+    assert payments(table.state) == {(0, 2): 120, (1, 2): 60, (3, 2): 60}
 
 
 @pytest.mark.parametrize("east", [1, 3])
@@ -197,7 +197,7 @@ def test_H5_1946_east_column_follows_the_dealer(east: int) -> None:
     winner = (east + 1) % 4
     table = _win_1946(winner=winner, discarder=east, east=east)
     expected = {(s, winner): (120 if s == east else 60) for s in range(4) if s != winner}
-    assert amounts(table.state) == expected
+    assert payments(table.state) == expected
 
 
 def test_M4_1946_false_mahjong_penalty_is_paid_on_top_of_the_win() -> None:
@@ -213,4 +213,4 @@ def test_M4_1946_false_mahjong_penalty_is_paid_on_top_of_the_win() -> None:
     paid = payouts(table.state)
     assert [(p.payer, p.payee, p.amount) for p in paid[:3]] == [(0, 1, 60), (0, 2, 60), (0, 3, 60)]
     # The dead East still pays the winner, from the East column (M7, H5).
-    assert amounts(table.state) == {(0, 1): 60 + 120, (0, 2): 60, (0, 3): 60, (2, 1): 60, (3, 1): 60}
+    assert payments(table.state) == {(0, 1): 60 + 120, (0, 2): 60, (0, 3): 60, (2, 1): 60, (3, 1): 60}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from support.cards import flat, layout
+from support.cards import flat, winning_groups
 from support.properties import SETTINGS, mutate, variants
 
 from bot.ai.selfplay import computer_move
@@ -26,7 +26,7 @@ from bot.service.cards import load_card
 def test_rule_M2_the_mahjong_pretest_never_refuses_a_winning_rack(picked: tuple[Card, Line, Variant],
                                                                  data: st.DataObject) -> None:
     card, _, variant = picked
-    hand = mutate(data.draw, card, flat(layout(variant, card.tile_set)), 2)
+    hand = mutate(data.draw, card, flat(winning_groups(variant, card.tile_set)), 2)
     if check(card, hand).mahjong:
         assert may_be_mahjong(card, hand)
 

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 
 import pytest
-from support.game_tables import set_counter, tiles_of
+from support.game_tables import tiles_in_game, tiles_in_set
 
 from bot.engine.actions import (
     TABLE,
@@ -148,7 +148,7 @@ def test_CL_random_classical_games_keep_every_invariant(name: str, seed: int) ->
         game.apply(_choose(game, rng))
         steps += 1
         assert steps < 3000
-        assert tiles_of(state) == set_counter(CLASSICAL)
+        assert tiles_in_game(state) == tiles_in_set(CLASSICAL)
         _check_counts(game)
         data = state.to_json()
         assert GameState.from_json(json.loads(json.dumps(data))).to_json() == data

@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from support.game_tables import CARD_1946, PRACTICE, set_counter, tiles_of
+from support.game_tables import CARD_1946, PRACTICE, tiles_in_game, tiles_in_set
 
 from bot.engine.actions import (
     TABLE,
@@ -137,7 +137,7 @@ def _choose(game: Game, rng: random.Random) -> Action:
 
 
 def _check_conservation(game: Game) -> None:
-    assert tiles_of(game.state) == set_counter(tile_set_for(game.state.rules))
+    assert tiles_in_game(game.state) == tiles_in_set(tile_set_for(game.state.rules))
 
 
 def _check_counts(game: Game) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
-from support.cards import StandingsRow as Row
+from support.cards import StandingsRow
 
 from bot.engine.card import Card
 from bot.engine.cardfile import load_card_text
@@ -108,5 +108,6 @@ def test_golden_winning_line() -> None:
 
 @pytest.mark.parametrize("rows", [0, 3])
 def test_golden_standings(rows: int) -> None:
-    table = [Row(1, "Ruth", 42, 5, 2), Row(2, "Sadie", 0, 3, 0), Row(3, "Ida Featherstonehaugh", -17, 4, 1)]
+    table = [StandingsRow(1, "Ruth", 42, 5, 2), StandingsRow(2, "Sadie", 0, 3, 0),
+             StandingsRow(3, "Ida Featherstonehaugh", -17, 4, 1)]
     check(f"standings-{rows}", render_weekly("week of 23 Nov 2026", table[:rows]))

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 from PIL import Image, ImageChops
-from support.cards import StandingsRow as Row
+from support.cards import StandingsRow
 from support.paths import DOCS
 
 from bot.engine.card import Card
@@ -205,7 +205,8 @@ def test_card_sheet_rejects_unknown_sections_and_lines(practice: Card) -> None:
     assert render_card(practice, section="QUINTS").height > 0  # section names match without case
 
 
-ROWS = [Row(1, "Ruth", 42, 5, 2), Row(2, "Sadie", 0, 3, 0), Row(3, "Ida", -17, 4, 1), Row(4, "Dorothy 🀄", -25, 4, 1)]
+ROWS = [StandingsRow(1, "Ruth", 42, 5, 2), StandingsRow(2, "Sadie", 0, 3, 0), StandingsRow(3, "Ida", -17, 4, 1),
+        StandingsRow(4, "Dorothy 🀄", -25, 4, 1)]
 
 
 def test_weekly_standings_chart() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.service import ALICE, human_table, move_people, play_until, waiting
+from support.service import ALICE, human_table, move_people, no_auto_pass, play_until
 
 from bot.engine.actions import PassCall
 from bot.engine.state import Phase
@@ -70,7 +70,7 @@ async def test_11_2_auto_pass_no_window_waits_when_nobody_can_call(db: Database)
 async def test_11_2_with_auto_pass_off_a_window_waits_for_a_person_who_cannot_call(db: Database) -> None:
     clock = ManualClock()
     service = TableService(db, clock=clock, computer_delay=1.5)
-    table_id = await human_table(service, [ALICE], seed=21, charleston=False, table_options=waiting(service))
+    table_id = await human_table(service, [ALICE], seed=21, charleston=False, table_options=no_auto_pass(service))
     await service.start(table_id)
 
     def stuck(mine: SeatUpdate) -> bool:

@@ -7,7 +7,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from support.service import ALICE, BOB, CAROL, DAN, PEOPLE, OpenDb, human_table, move_people, plain_tile, waiting
+from support.service import ALICE, BOB, CAROL, DAN, PEOPLE, OpenDb, human_table, move_people, no_auto_pass, plain_tile
 
 from bot.engine.state import Phase
 from bot.engine.tiles import code
@@ -42,7 +42,7 @@ async def test_a_call_with_its_token_is_accepted_after_computer_moves_in_the_sam
     clock = ManualClock()
     service = TableService(db, clock=clock, computer_delay=1.5)
     table_id = await human_table(service, [ALICE], seed=41, level="easy", charleston=False, call_window_seconds=10,
-                                 table_options=waiting(service))
+                                 table_options=no_auto_pass(service))
     await service.start(table_id)
     await _to_a_window_alice_can_call(service, clock, table_id)
     table = service.tables[table_id]
@@ -80,7 +80,7 @@ async def test_a_button_for_a_closed_window_is_refused_clearly(db: Database) -> 
 async def test_computer_moves_happen_at_their_paced_times(db: Database) -> None:
     clock = ManualClock()
     service = TableService(db, clock=clock, computer_delay=1.5)
-    table_id = await human_table(service, [ALICE], seed=42, charleston=False, table_options=waiting(service))
+    table_id = await human_table(service, [ALICE], seed=42, charleston=False, table_options=no_auto_pass(service))
     moments: list[tuple[float, str, int]] = []
     start = clock.now()
 
@@ -131,7 +131,7 @@ async def test_two_players_passing_the_same_window_at_the_same_moment_are_both_a
     clock = ManualClock()
     service = TableService(db, clock=clock, computer_delay=0)
     table_id = await human_table(service, list(PEOPLE), seed=44, charleston=False,
-                                 table_options=waiting(service))
+                                 table_options=no_auto_pass(service))
     await service.start(table_id)
     table = service.tables[table_id]
     assert table.game is not None
@@ -188,7 +188,7 @@ async def test_computers_answer_a_call_window_open_when_the_bot_stopped(db_targe
     db1 = await open_db(path)
     first = TableService(db1, clock=clock, computer_delay=1.5)
     table_id = await human_table(first, [ALICE], seed=46, charleston=False, call_window_seconds=30,
-                                 table_options=waiting(first))
+                                 table_options=no_auto_pass(first))
     await first.start(table_id)
     game = first.tables[table_id].game
     assert game is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from support.service import ALICE, BOB, OpenDb, human_table, plain_tile, waiting
+from support.service import ALICE, BOB, OpenDb, human_table, no_auto_pass, plain_tile
 
 from bot.engine.actions import CharlestonPass, Discard, PassCall
 from bot.engine.rules import table_rules
@@ -105,7 +105,7 @@ async def test_a_call_window_that_expired_while_down_is_closed_as_if_on_time(db_
     service = TableService(db1, clock=clock, computer_delay=0)
     # Alice sits South, after the computer East: East's first discard waits for Alice's answer.
     table_id = (await service.create_table(5, 50, seed=12, rules=table_rules(charleston=False),
-                                          options=waiting(service))).table_id
+                                          options=no_auto_pass(service))).table_id
     await service.add_computer(table_id, "normal", 0)
     await service.join(table_id, ALICE, "Alice", seat=1)
     await service.add_computer(table_id, "normal", 2)
@@ -152,7 +152,7 @@ async def test_an_absent_player_is_played_by_a_computer_after_the_timeout_and_ca
 
 async def test_two_actions_racing_on_one_table_are_serialised_and_the_loser_is_told_why(db: Database) -> None:
     service = TableService(db, clock=ManualClock(), computer_delay=0)
-    table_id = await human_table(service, [ALICE], seed=14, charleston=False, table_options=waiting(service))
+    table_id = await human_table(service, [ALICE], seed=14, charleston=False, table_options=no_auto_pass(service))
     await service.start(table_id)
     table = service.tables[table_id]
     assert table.game is not None
