@@ -32,6 +32,7 @@ def test_CL_every_level_plays_a_classical_game_to_the_end(level: str, options: d
         assert game.state.phase == Phase.FINISHED
 
 
+@pytest.mark.slow
 def test_CL_hard_players_go_out() -> None:
     """A small sample of the README's figure (hard x4 goes out in nearly every game; goal 70%)."""
     result = simulate(12, 5, ["hard"] * 4, card=CARD, rules=table_rules("classical"))

@@ -63,6 +63,7 @@ def _game(preset: str, seed: int) -> Game:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("level", [*LEVELS, "learned"])
 def test_a_computers_decisions_are_the_same_given_the_seed(preset: str, level: str) -> None:
@@ -91,6 +92,7 @@ def _hide_differently(game: Game, seat: int, rng: random.Random) -> Game:
     return other
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_a_level_decides_only_from_its_seats_view(preset: str) -> None:
     """At positions through a game, every level makes the same move in a game whose hidden tiles (other racks,
@@ -129,6 +131,7 @@ def test_exploring_picks_only_among_the_best_few_and_reports_each_decision() -> 
     assert {g for g, *_ in records} == set(GROUPS)
 
 
+@pytest.mark.slow
 def test_charleston_train_writes_a_model_that_loads_and_the_same_command_writes_the_same_model(
         tmp_path: Path) -> None:
     """A tiny run of the training command: its model file loads, records its command, and is the same again."""

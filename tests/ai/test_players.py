@@ -37,6 +37,7 @@ OPTIONS: list[tuple[str, str, dict[str, Any]]] = [
 
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("card_id", "preset", "options"), OPTIONS,
                          ids=[f"{c}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for c, _, o in OPTIONS])
 @pytest.mark.parametrize("level", LEVELS)
@@ -96,6 +97,7 @@ def test_a_views_rack_is_its_own_seat_only() -> None:
         assert view.public.seats[seat].tiles == len(view.rack)
 
 
+@pytest.mark.slow
 def test_simulate_counts_add_up_and_replays_reproduce_each_game(tmp_path: Path) -> None:
     result = simulate(6, 3, ["normal", "easy", "hard", "random"], log_dir=tmp_path)
     assert result.games == 6 == result.mahjong + result.wall_games
@@ -113,6 +115,7 @@ def test_simulate_counts_add_up_and_replays_reproduce_each_game(tmp_path: Path) 
     assert winners == result.mahjong
 
 
+@pytest.mark.slow
 def test_simulate_is_deterministic_for_a_seed() -> None:
     first = simulate(3, 11, ["normal", "normal", "hard", "easy"])
     second = simulate(3, 11, ["normal", "normal", "hard", "easy"])
@@ -129,6 +132,7 @@ def test_simulate_json_has_exactly_the_documented_keys(capsys: pytest.CaptureFix
     assert data["games"] == 3 and len(data["wins_by_seat"]) == 4
 
 
+@pytest.mark.slow
 def test_simulate_chips_by_seat_are_the_games_payouts_summed() -> None:
     """chips_by_seat is each seat's net over the run's payouts: it sums to zero and matches the payouts."""
     from bot.engine.payouts import payouts

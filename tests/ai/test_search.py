@@ -94,6 +94,7 @@ def test_hard_search_is_offered_for_measurement_only() -> None:
     assert make_player("hard-search").level == "hard-search"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("card_id", "preset"), [("practice", "nmjl"), ("nmjl-1946", "nmjl-1946")])
 def test_hard_search_plays_only_legal_actions(card_id: str, preset: str) -> None:
     card = load_card(card_id)

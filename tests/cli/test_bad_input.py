@@ -115,6 +115,7 @@ class Terminal(io.StringIO):
         return True
 
 
+@pytest.mark.slow
 def test_the_progress_bar_only_draws_on_a_terminal(monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "simulate", "--games", "20", "--seed", "3", "--players", "random,random,random,random")

@@ -1,6 +1,6 @@
 """Fuzzing what people hand the program (issue 18), with Hypothesis: card files, tile strings, replays, command
 options and database files, each through the real command line (``bot.cli.main``, in-process for speed; the
-subprocess cases for a corrupt database are in test_bad_input_db.py).
+subprocess cases for a corrupt database are in tests/store/test_bad_input_db.py).
 
 Every run must end with exit status 0 or 2 (1 only where it means "problems found"), at most one line on stderr
 and never a traceback, leave no thread behind (an open database connection keeps the process alive), and create
@@ -29,6 +29,8 @@ from support.paths import ROOT
 
 from bot.cli import main
 from bot.service.cards import DEFAULT_CARDS_DIR, load_card
+
+pytestmark = pytest.mark.slow
 
 PRACTICE_TEXT = (Path(DEFAULT_CARDS_DIR) / "practice.toml").read_text(encoding="utf-8")
 EXAMPLE_TEXT = (ROOT / "docs" / "examples" / "mahjong-on-a-discard.json").read_text(encoding="utf-8")

@@ -304,6 +304,7 @@ def test_analyze_unknown_card(capsys) -> None:  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------------------------------------- entry point
 
 
+@pytest.mark.slow
 def test_console_entry_point_runs() -> None:
     env = {k: v for k, v in os.environ.items() if k != "CHARLESTON_CARDS_DIR"}
     done = subprocess.run([sys.executable, "-m", "bot", "card", "check", "--card", "practice", "--json",

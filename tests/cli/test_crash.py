@@ -22,6 +22,8 @@ from bot.engine.rules import table_rules
 from bot.service.cards import load_card
 from bot.store.db import Database
 
+pytestmark = pytest.mark.slow
+
 LEVELS = ["easy", "normal", "easy", "random"]
 GAMES = 6
 

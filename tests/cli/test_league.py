@@ -36,6 +36,7 @@ async def league_with_games(path: Path, games: int) -> None:
     await db.close()
 
 
+@pytest.mark.slow
 def test_simulate_db_then_ledger_verify_and_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "sim.db"
     assert main(["simulate", "--games", "3", "--seed", "4", "--db", str(path), "--json"]) == 0
@@ -63,6 +64,7 @@ def test_ledger_verify_lists_problems_and_exits_1(tmp_path: Path, capsys: pytest
     assert "has ended but has no settlement" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_standings_json_csv_and_week(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "league.db"
     asyncio.run(league_with_games(path, 3))

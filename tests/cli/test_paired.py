@@ -20,6 +20,7 @@ def test_the_compared_seat_meets_every_east_over_sixteen_games() -> None:
     assert pairs == {(seat, east) for seat in range(4) for east in range(4)}
 
 
+@pytest.mark.slow
 def test_a_level_against_itself_differs_by_nothing_on_every_deal() -> None:
     """Both games of a pair are the same deal: with the same level in the seat, they are the same game."""
     card = load_card("practice")
@@ -31,6 +32,7 @@ def test_a_level_against_itself_differs_by_nothing_on_every_deal() -> None:
     assert summary["difference"]["chips_per_game"] == {"mean": 0.0, "low": 0.0, "high": 0.0}  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_the_baseline_game_is_the_simulate_game_of_the_same_seed() -> None:
     """Game n of a paired seed is dealt as simulate's game n: the all-baseline game's chips are simulate's."""
     card = load_card("practice")
@@ -51,6 +53,7 @@ def test_estimate_is_the_mean_with_a_normal_95_percent_interval() -> None:
     assert Estimate.of([3.0]) == Estimate(3.0, 3.0, 3.0)
 
 
+@pytest.mark.slow
 def test_paired_json_jsonl_and_summary_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records = tmp_path / "deals.jsonl"
     assert main(["paired", "--candidate", "hard", "--baseline", "normal", "--seeds", "3-4", "--games", "2",
@@ -68,6 +71,7 @@ def test_paired_json_jsonl_and_summary_agree(tmp_path: Path, capsys: pytest.Capt
     assert len(deals) == 4 and all(d.levels == ("hard", "normal") for d in deals)
 
 
+@pytest.mark.slow
 def test_paired_versus_compares_two_candidates_on_their_shared_deals(tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     hard, easy = tmp_path / "hard.jsonl", tmp_path / "easy.jsonl"
@@ -122,6 +126,7 @@ def test_paired_summary_of_a_foreign_file_exits_2(tmp_path: Path, capsys: pytest
         assert len(err) == 1 and words in err[0]
 
 
+@pytest.mark.slow
 def test_reader_hard_plays_as_reader_normal_under_the_1946_rules_and_not_under_nmjl() -> None:
     """reader-hard's settings were measured weaker than normal's under the 1946 rules, so there it plays normal's:
     every paired deal is the same game twice. Under NMJL rules it plays its own."""
@@ -134,6 +139,7 @@ def test_reader_hard_plays_as_reader_normal_under_the_1946_rules_and_not_under_n
         assert all(d.candidate == d.baseline for d in deals) == same
 
 
+@pytest.mark.slow
 def test_each_table_level_plays_exactly_as_the_player_the_ladder_names() -> None:
     """The ladder (docs/computer-players.md): hard is reader-normal, normal is reader-normal slipping at one
     discard in four, easy is reader-easy slipping at three in four; every deal is the same game twice, and a
@@ -165,6 +171,7 @@ def test_paired_jsonl_refuses_a_file_of_something_else_and_leaves_it_whole(tmp_p
     assert db.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_paired_plays_the_classical_game_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
     """The classical game (no card) is compared like the card games: the same deal twice, the level in one seat."""
     from bot.engine.rules import table_rules

@@ -294,6 +294,7 @@ def test_analyze_0_missing_iff_check_near_a_line(picked, data) -> None:  # type:
     assert_agree(card, hand)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(variants(), st.data())
 def test_analyze_0_missing_iff_check_with_an_exposure(picked, data) -> None:  # type: ignore[no-untyped-def]

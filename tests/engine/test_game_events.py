@@ -52,6 +52,7 @@ def played() -> list[Event]:
     return _seeded_games()
 
 
+@pytest.mark.slow
 def test_every_event_is_a_documented_engine_kind(played: list[Event]) -> None:
     assert len(played) > 1000
     for event in played:

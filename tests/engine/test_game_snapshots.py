@@ -1,9 +1,9 @@
 """Saved games: a state's JSON form, and snapshots saved before the turn was one object (the flat form with
 ``needs_draw``, ``drawn``, ``turn_source``, ``called_from``, ``exchanged`` and ``east_has_discarded``).
 
-``tests/data/old-snapshots.json`` holds snapshots written by that older engine at telling moments (mid-Charleston,
-East's first call window, a turn after a call, a 1946 late window after a draw...), the actions that followed
-and the events the older engine gave for them. Databases hold such snapshots of games in progress.
+``tests/engine/data/old-snapshots.json`` holds snapshots written by that older engine at telling moments
+(mid-Charleston, East's first call window, a turn after a call, a 1946 late window after a draw...), the actions
+that followed and the events the older engine gave for them. Databases hold such snapshots of games in progress.
 """
 
 from __future__ import annotations

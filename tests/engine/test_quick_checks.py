@@ -3,6 +3,7 @@ check accepts (M2), and the quick liveness answer for a call equals the whole-ca
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from support.cards import flat, winning_groups
@@ -44,6 +45,7 @@ def test_rule_M2_the_mahjong_pretest_refuses_most_racks_that_are_not_mahjong() -
     assert refused >= 30
 
 
+@pytest.mark.slow
 def test_rule_11_6_the_quick_liveness_answer_equals_the_whole_card_search() -> None:
     """At every call window of a few games, for every seat and every group size and joker count, the call's
     liveness is what searching the whole card says."""

@@ -36,6 +36,8 @@ from bot.engine.tiles import CLASSICAL, Tile, display_sorted
 from bot.engine.views import public_view, seat_view
 from bot.service.cards import load_card
 
+pytestmark = pytest.mark.slow
+
 CARD = load_card("classical")
 CONFIGS = {"default": {}, "strict": {"declarations": "strict"}, "two-players": {"players": 2},
            "three-players": {"players": 3}, "first-exposed": {"first_exposed_wins": True}}

@@ -304,6 +304,7 @@ def _check_replay(game: Game) -> None:
 FINISHED_HOW: Counter[str] = Counter()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "seed"), GAMES, ids=[f"{n}-{s}" for n, s in GAMES])
 def test_random_games_keep_every_invariant(name: str, seed: int) -> None:
     game = _new_game(name, seed)
@@ -352,6 +353,7 @@ def test_draw_is_never_offered_during_a_window() -> None:
             assert not any(isinstance(a, Draw) for a in legal_actions(game, s))
 
 
+@pytest.mark.slow
 def test_random_wins_pay_by_the_rules() -> None:
     """SC1-SC4 on wins reached by play (lighter: only the end of each game is checked)."""
     wins = 0
@@ -414,6 +416,7 @@ def _same(a: Action, b: Action, state: GameState) -> bool:
     return a == b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["default", "nmjl-1946", "blanks-any-time", "three-players-bob"])
 def test_apply_accepts_exactly_the_legal_actions(name: str) -> None:
     """legal_actions is sound and complete: an action a player tries is accepted iff it is listed."""

@@ -189,10 +189,11 @@ def test_no_test_module_imports_another_and_helpers_live_in_support() -> None:
     wrong: list[str] = []
     for path in sorted(tests.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            # any part of the dotted name: `test_x`, `engine.test_x` or `tests.engine.test_x`
             if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                imported = {node.module.split(".")[0]}
+                imported = set(node.module.split("."))
             elif isinstance(node, ast.Import):
-                imported = {alias.name.split(".")[0] for alias in node.names}
+                imported = {part for alias in node.names for part in alias.name.split(".")}
             else:
                 continue
             wrong += [f"{path.relative_to(ROOT)} imports {m}" for m in sorted(imported & names)]
@@ -201,6 +202,24 @@ def test_no_test_module_imports_another_and_helpers_live_in_support() -> None:
                     and "support" not in p.relative_to(tests).parts)
     assert wrong == [] and strays == []
 
+
+
+# Where a test module lives: the folder of the layer it tests (named as in the Layout of README.md), the offline-Discord
+# tests, or the house's own rules (this module, the seam).
+TEST_FOLDERS = {"engine": "bot/engine", "ai": "bot/ai", "store": "bot/store", "service": "bot/service",
+                "cli": "bot/cli", "cogs": "cogs", "renderers": "renderers", "e2e": None, "house": None}
+
+
+def test_every_test_module_lives_in_the_folder_of_its_layer() -> None:
+    """tests/ mirrors the house: each test module is in tests/<layer>/ (one level, no deeper), in tests/e2e or in
+    tests/house, none loose at tests/; each layer's folder is named after a package that exists."""
+    tests = ROOT / "tests"
+    misplaced = sorted(str(p.relative_to(tests)) for p in tests.rglob("test_*.py")
+                       if "support" not in p.relative_to(tests).parts
+                       and (len(p.relative_to(tests).parts) != 2 or p.relative_to(tests).parts[0] not in TEST_FOLDERS))
+    unknown_layers = sorted(f"{folder} -> {source}" for folder, source in TEST_FOLDERS.items()
+                            if source is not None and not (ROOT / source / "__init__.py").is_file())
+    assert misplaced == [] and unknown_layers == []
 
 # -- the Discord layer's rooms ----------------------------------------------------------------------------------------
 COG_ROOMS = ("cogs.commands", "cogs.press", "cogs.show")

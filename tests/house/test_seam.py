@@ -2,7 +2,7 @@
 no ``Any`` on the service's side of it (mypy forbids it on the cogs' side), no action key is built or split
 outside bot/service/keys.py, every helper button has one look and one handler, and the display record reads back
 exactly what it wrote (the stored shape of older rows included). That the cogs never reach into the store's rows
-is checked with the rest of the house's shape, in tests/test_layout.py."""
+is checked with the rest of the house's shape, in tests/house/test_layout.py."""
 
 from __future__ import annotations
 

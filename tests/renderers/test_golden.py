@@ -1,10 +1,10 @@
-"""Golden images: the rack, the table and card sheets compared with the PNGs in tests/golden/.
+"""Golden images: the rack, the table and card sheets compared with the PNGs in tests/renderers/golden/.
 
 A small tolerance (mean absolute difference per channel) absorbs anti-aliasing differences between FreeType
 and Pillow builds; a layout change, a missing tile or a wrong colour goes far past it. After an intended change,
 look at the new images, then regenerate:
 
-    CHARLESTON_UPDATE_GOLDEN=1 python -m pytest tests/test_render_golden.py
+    CHARLESTON_UPDATE_GOLDEN=1 python -m pytest tests/renderers/test_golden.py
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def check(name: str, image: Rendered) -> None:
     actual = Image.open(io.BytesIO(image.png)).convert("RGB")
     assert actual.size == expected.size, f"{name}: size {actual.size}, golden {expected.size}"
     difference = sum(ImageStat.Stat(ImageChops.difference(actual, expected)).mean) / 3
-    assert difference <= TOLERANCE, (f"{name} differs from tests/golden/{name}.png by {difference:.2f} "
+    assert difference <= TOLERANCE, (f"{name} differs from tests/renderers/golden/{name}.png by {difference:.2f} "
                                      f"(tolerance {TOLERANCE}); if intended, regenerate (see this file's docstring)")
 
 

@@ -106,6 +106,7 @@ async def test_the_card_a_new_table_plays(cards: GuildCards) -> None:
         await cards.set_default(1, "spring", NOW)
 
 
+@pytest.mark.slow
 async def test_a_game_on_an_imported_card_survives_a_restart_and_the_table_commands(db_target: str,
                                                                                     open_db: OpenDb) -> None:
     path = db_target

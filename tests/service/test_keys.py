@@ -31,6 +31,7 @@ def _games(seeds: range, preset: str = "nmjl", **options: object):  # type: igno
         yield game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "options"), [("nmjl", {}), ("nmjl", {"blanks": 4, "blank_timing": "any_time"}),
                                                  ("nmjl-1946", {}), ("nmjl", {"players": 2}), ("classical", {}),
                                                  ("classical", {"players": 2})])

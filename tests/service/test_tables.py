@@ -185,6 +185,7 @@ async def test_an_illegal_action_is_explained_and_changes_nothing(db: Database) 
     assert (table.version, table.game.state.to_json()) == before
 
 
+@pytest.mark.slow
 async def test_a_hundred_tables_advance_concurrently(db: Database) -> None:
     """A hundred tables, each waiting for its human's Charleston pass; all hundred passes arrive at once."""
     service = TableService(db, clock=ManualClock(), computer_delay=0)

@@ -8,6 +8,7 @@ import os
 import signal
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from support.service import OpenDb
@@ -40,6 +41,7 @@ async def both_ways(folder: object, open_db: OpenDb, workers: int) -> tuple[Tabl
     return here, there, there.thinking
 
 
+@pytest.mark.slow
 async def test_workers_make_the_moves_the_loop_makes(tmp_path: object, open_db: OpenDb) -> None:
     here, there, pool = await both_ways(tmp_path, open_db, 2)
     try:
@@ -50,6 +52,7 @@ async def test_workers_make_the_moves_the_loop_makes(tmp_path: object, open_db: 
         await pool.close()
 
 
+@pytest.mark.slow
 async def test_a_worker_that_dies_costs_a_move_thought_in_the_loop(tmp_path: object, open_db: OpenDb) -> None:
     here, there, pool = await both_ways(tmp_path, open_db, 1)
     try:

@@ -23,6 +23,7 @@ def _private_events_of_others(events: tuple[Event, ...], seat: int | None) -> li
     return [e for e in events if e.private and e.seat != seat]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [21, 22, 23])
 async def test_no_update_hands_a_seat_anothers_private_events(db: Database, seed: int) -> None:
     """Four people play a whole game through the service (their moves chosen by computer players, made by action

@@ -23,6 +23,7 @@ GAMES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_every_text_of_a_whole_game_is_in_plain_words(tmp_path: Path, game: str) -> None:
     options = dict(GAMES[game])

@@ -92,6 +92,7 @@ def bad_files(tmp_path: Path, recorded: Path) -> dict[str, Path]:
 # ------------------------------------------------------------------------------------------- the process exits
 
 
+@pytest.mark.slow
 def test_a_bad_database_ends_the_process_with_one_line(tmp_path: Path, recorded: Path) -> None:
     """The hang of issue 18: a traceback, then an aiosqlite thread that kept the interpreter alive."""
     for label, path in bad_files(tmp_path, recorded).items():

@@ -91,6 +91,7 @@ async def test_a_league_name_and_a_channel_are_taken_once(db_target: str, open_d
     assert sorted(given) == [False, True]
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 async def test_each_weekly_post_is_claimed_by_exactly_one_of_several_processes(db_target: str,
                                                                                 open_db: OpenDb) -> None:
