@@ -1,7 +1,8 @@
 """The wiring of the Discord layer: :class:`CharlestonBot` opens the services, builds every part with what it uses
 (the door, the drawing, the DMs, the presenter, the keeper, the controls, the press router, the weekly poster and
 the command groups), and hands each its collaborators in its constructor. It is the one module that holds the
-parts: no other reaches one through the bot (tests/test_layout.py). Its start-up, its one error path, its shutdown.
+parts: no other reaches one through the bot (tests/house/test_layout.py). Its start-up, its one error path, its
+shutdown.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every :class:`EventKind` has a payload class of its own in :mod:`bot.engine.payloads`, a frozen dataclass named
 after the kind (``DISCARD``: ``payloads.Discard``) whose fields are the kind's data, tiles typed as
-:class:`~bot.engine.tiles.Tile`. The one link between the two is :data:`PAYLOADS`; ``tests/test_game_events.py``
+:class:`~bot.engine.tiles.Tile`. The one link between the two is :data:`PAYLOADS`; ``tests/engine/test_game_events.py``
 checks it pairs every kind with exactly one class and every class with exactly one kind.
 
 Code that reads events matches on the payload classes, never on the kinds nor their strings:

@@ -13,7 +13,7 @@ The seat is not part of the key (the service knows who pressed), so one key mean
 
 This module is the one place that knows the grammar: each kind has its builder (``discard_key``, ``call_key``,
 ...), :func:`action_key` writes any action's key with them, and :func:`parse_action_key` reads every kind back.
-Nothing else assembles or splits a key (``tests/test_layout.py`` checks the cogs).
+Nothing else assembles or splits a key (``tests/house/test_layout.py`` checks the cogs).
 """
 
 from __future__ import annotations

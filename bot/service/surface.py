@@ -3,7 +3,7 @@
 The cogs are handed a :class:`TableCalls`, a :class:`LeagueCalls` and a :class:`CardCalls` (the bot's wiring gives
 them the real :class:`~bot.service.tables.TableService`, :class:`~bot.service.leagues.LeagueService` and its
 :class:`~bot.service.guild_cards.GuildCards`), so mypy refuses a call the surface does not list, and a test holds the
-real services to these signatures (tests/test_seam.py). A call the Discord layer needs is added here first.
+real services to these signatures (tests/house/test_seam.py). A call the Discord layer needs is added here first.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ courtesy pass and the turns, and the loop keeps the rest. What is shipped is sli
 the games of the tables it serves (a table always goes to the same worker) and receives only the actions applied
 since it last thought for that table, a few small dicts; the first decision of a game sends its state once. The
 card is loaded by id in the worker, never pickled. The worker calls the same :func:`computer_move` on its replica,
-so a move is the one the loop would have made (``tests/test_thinking.py`` plays whole games both ways). A worker
+so a move is the one the loop would have made (``tests/service/test_thinking.py`` plays whole games both ways). A worker
 that is lost, or a replica that disagrees with the game, costs nothing but the loop thinking that move itself.
 """
 

@@ -6,7 +6,7 @@ Tables named ``cluster_*`` are PostgreSQL's alone: the working state of a bot ru
 :mod:`bot.store.cluster`), not data. They are left out of the comparison with SQLite's schema, of ``charleston db
 copy`` and of ``backup``.
 
-The schema keeps SQLite's table and column names and column order (``tests/test_postgres.py`` compares them), so a
+The schema keeps SQLite's table and column names and column order (``tests/store/test_postgres.py`` compares them), so a
 query, a report or an operator's habit works on either. Types are PostgreSQL's (Discord ids are BIGINT; times
 stay ISO 8601 text in UTC, so the same comparisons serve both backends; flags stay 0/1 integers). Text that is
 compared or sorted (times, week labels, name keys) is collated "C", byte by byte as SQLite does, whatever the

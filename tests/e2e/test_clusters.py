@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from support.clusters import Person, kill, launch, until_up
 from support.discord_double import Double
-from support.league_bots import create_league, past_the_week_end, said, standings_posts
+from support.league_bots import answer_to, create_league, past_the_week_end, standings_posts
 from support.postgres import TestServer, session_server
 
 from bot.service.cluster import RESTARTING
@@ -99,20 +99,20 @@ async def test_two_clusters_over_one_database(discord_double: Double, pg_server:
         # A league in Home, with its standings channel; Alice's table counts for it. Bob's table is in Away.
         await create_league(double, alice, "Weekly")
         room = double.channel("standings", guild=home)
-        await said(await alice.slash("league-admin", "channel", channel=room))
-        opened = await said(await alice.at(room).slash("table", "new", computer_delay=0))
+        await answer_to(await alice.slash("league-admin", "channel", channel=room))
+        opened = await answer_to(await alice.at(room).slash("table", "new", computer_delay=0))
         assert "counts for **Weekly**" in opened.content, opened.content
-        await said(await bob.slash("table", "new", computer_delay=0))
+        await answer_to(await bob.slash("table", "new", computer_delay=0))
         for person in (ruth, ben):
             thread = person.player.at(await double.wait_for(person.thread, 10, "a table's thread"))
             for _ in range(3):
-                await said(await thread.slash("table", "computer", level="normal"))
-            await said(await thread.slash("table", "start"))
+                await answer_to(await thread.slash("table", "computer", level="normal"))
+            await answer_to(await thread.slash("table", "start"))
         (alices,) = [r[0] for r in await db.fetchall("SELECT table_id FROM tables WHERE guild_id = ?", (home.id,))]
         (bobs,) = [r[0] for r in await db.fetchall("SELECT table_id FROM tables WHERE guild_id = ?", (away.id,))]
 
         # A DM command for Bob's table reaches its process through the first one.
-        rack = await said(await bob.at(bob.dm_channel).slash("rack"))
+        rack = await answer_to(await bob.at(bob.dm_channel).slash("rack"))
         assert rack.content == "Your rack is in your DMs.", rack.content
 
         # Both play by DM until Bob's DM offers a discard: that button is pressed again after the kill.

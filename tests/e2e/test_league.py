@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PIL import Image
 from support.discord_double import Double
-from support.league_bots import RunningClock, create_league, league_game, make_league_bot, said
+from support.league_bots import RunningClock, answer_to, create_league, league_game, make_league_bot
 
 from bot.store import ledger
 from bot.store.db import Database
@@ -41,7 +41,7 @@ async def test_a_league_counts_its_tables_and_shows_standings_ledger_and_csv(dis
         await double.wait_for_commands("league", "league-admin", "standings", "ledger", "table")
         await create_league(double, ruth, "Tuesday Night", timezone="America/New_York")
         room = double.channel("mahjong")
-        answer = await said(await ruth.slash("league-admin", "channel", channel=room))
+        answer = await answer_to(await ruth.slash("league-admin", "channel", channel=room))
         assert f"<#{room.id}>" in answer.content and "Tuesday Night" in answer.content
 
         in_room = await league_game(double, bot, ruth.at(room))  # opened in the league's channel: counts
@@ -55,7 +55,7 @@ async def test_a_league_counts_its_tables_and_shows_standings_ledger_and_csv(dis
         assert "counts for **Tuesday Night**" in opened[0].content and "counts for" not in opened[1].content
 
         # /standings: public, a chart with alt text and a text table with the league games' figures only
-        shown = await said(await sadie.slash("standings"))
+        shown = await answer_to(await sadie.slash("standings"))
         assert not shown.ephemeral
         assert shown.content.startswith("**Tuesday Night** · standings for the week of ")
         (chart,) = shown.attachments
@@ -69,18 +69,18 @@ async def test_a_league_counts_its_tables_and_shows_standings_ledger_and_csv(dis
             assert f"{league_nets[player.id]:+d}" in line.split()
 
         # /ledger: one's own is private; another player's is for the channel; league: narrows it
-        mine = await said(await sadie.slash("ledger"))
+        mine = await answer_to(await sadie.slash("ledger"))
         assert mine.ephemeral and mine in sadie.sees() and mine not in ruth.sees()
         assert f"**{every_net[sadie.id]:+d}**".replace("+0", "0") in mine.content and "this server" in mine.content
-        league_only = await said(await sadie.slash("ledger", league="Tuesday Night"))
+        league_only = await answer_to(await sadie.slash("ledger", league="Tuesday Night"))
         assert f"**{league_nets[sadie.id]:+d}**".replace("+0", "0") in league_only.content
-        hers = await said(await ruth.slash("ledger", player=sadie))
+        hers = await answer_to(await ruth.slash("ledger", player=sadie))
         assert not hers.ephemeral and "Sadie" in hers.content
 
         # CSV export: managers only; every posting of the league, balanced per transaction
-        refused = await said(await sadie.slash("ledger", export=True, league="Tuesday Night"))
+        refused = await answer_to(await sadie.slash("ledger", export=True, league="Tuesday Night"))
         assert refused.ephemeral and "Only server managers" in refused.content and not refused.attachments
-        exported = await said(await ruth.slash("ledger", export=True, league="Tuesday Night"))
+        exported = await answer_to(await ruth.slash("ledger", export=True, league="Tuesday Night"))
         assert exported.ephemeral
         (attachment,) = exported.attachments
         rows = list(csv.DictReader(io.StringIO(attachment.data.decode())))
@@ -107,46 +107,46 @@ async def test_members_seasons_and_the_manager_check(discord_double: Double, tmp
         assert int(admin.body["default_member_permissions"]) == MANAGE_GUILD  # hidden from members by default
         for names, options in ((("league-admin", "create"), {"name": "Sadie's"}),
                                (("card-admin", "default"), {"name": "practice"})):
-            refused = await said(await sadie.slash(*names, **options))
+            refused = await answer_to(await sadie.slash(*names, **options))
             assert refused.ephemeral and "Only server managers" in refused.content
         assert await bot.service.db.fetchall("SELECT * FROM leagues") == []
 
         await create_league(double, ruth, "Thursday")
-        again = await said(await ruth.slash("league-admin", "create", name="  thursday "))
+        again = await answer_to(await ruth.slash("league-admin", "create", name="  thursday "))
         assert again.ephemeral and "already has a league named 'thursday'" in again.content
-        refused = await said(await sadie.slash("league-admin", "season", "start", name="Autumn"))
+        refused = await answer_to(await sadie.slash("league-admin", "season", "start", name="Autumn"))
         assert "Only server managers" in refused.content
 
         await league_game(double, bot, ruth, league="Thursday")  # Ruth joins by playing (auto-join)
-        assert "1 member" in (await said(await sadie.slash("league", "info"))).content
-        assert "You're a member of **Thursday**" in (await said(await sadie.slash("league", "join"))).content
-        assert "already a member" in (await said(await sadie.slash("league", "join", league="THURSDAY"))).content
-        assert "2 members" in (await said(await sadie.slash("league", "info"))).content
-        assert "You've left" in (await said(await sadie.slash("league", "leave"))).content
-        assert "not a member" in (await said(await sadie.slash("league", "leave"))).content
-        missing = await said(await sadie.slash("league", "join", league="Friday"))
+        assert "1 member" in (await answer_to(await sadie.slash("league", "info"))).content
+        assert "You're a member of **Thursday**" in (await answer_to(await sadie.slash("league", "join"))).content
+        assert "already a member" in (await answer_to(await sadie.slash("league", "join", league="THURSDAY"))).content
+        assert "2 members" in (await answer_to(await sadie.slash("league", "info"))).content
+        assert "You've left" in (await answer_to(await sadie.slash("league", "leave"))).content
+        assert "not a member" in (await answer_to(await sadie.slash("league", "leave"))).content
+        missing = await answer_to(await sadie.slash("league", "join", league="Friday"))
         assert missing.ephemeral and "no league named 'Friday'" in missing.content and "Thursday" in missing.content
 
-        started = await said(await ruth.slash("league-admin", "season", "start", name="Autumn"))
+        started = await answer_to(await ruth.slash("league-admin", "season", "start", name="Autumn"))
         assert "Season **Autumn** of **Thursday** has started" in started.content
-        twice = await said(await ruth.slash("league-admin", "season", "start", name="Winter"))
+        twice = await answer_to(await ruth.slash("league-admin", "season", "start", name="Winter"))
         assert "still running" in twice.content
         await league_game(double, bot, ruth, league="Thursday")
-        assert "Autumn" in (await said(await ruth.slash("league-admin", "season", "end"))).content
-        season = await said(await sadie.slash("standings", season="Autumn"))
+        assert "Autumn" in (await answer_to(await ruth.slash("league-admin", "season", "end"))).content
+        season = await answer_to(await sadie.slash("standings", season="Autumn"))
         assert season.content.startswith("**Thursday** · season **Autumn**")
         assert "Ruth" in season.content.split("```")[1]
         (chart,) = season.attachments
         assert "Thursday season" in (chart.description or "") and "Ruth" in (chart.description or "")
-        both = await said(await sadie.slash("standings", season="Autumn", week="2026-W01"))
+        both = await answer_to(await sadie.slash("standings", season="Autumn", week="2026-W01"))
         assert both.ephemeral and "not both" in both.content
-        bad_week = await said(await sadie.slash("standings", week="last week"))
+        bad_week = await answer_to(await sadie.slash("standings", week="last week"))
         assert bad_week.ephemeral and "like 23 Nov 2026" in bad_week.content
-        no_season = await said(await sadie.slash("standings", season="Spring"))
+        no_season = await answer_to(await sadie.slash("standings", season="Spring"))
         assert no_season.ephemeral and "no season named 'Spring'. Seasons: Autumn." in no_season.content
         offered = await sadie.autocomplete("standings", season="")
         assert [c["value"] for c in offered] == ["Autumn", "*"]
 
-        quiet = await said(await ruth.slash("league-admin", "auto-join", on=False))
+        quiet = await answer_to(await ruth.slash("league-admin", "auto-join", on=False))
         assert "no longer join **Thursday**" in quiet.content
-        assert "players join" not in (await said(await sadie.slash("league", "info"))).content
+        assert "players join" not in (await answer_to(await sadie.slash("league", "info"))).content

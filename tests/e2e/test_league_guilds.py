@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 
 from support.discord_double import Double
-from support.league_bots import RunningClock, create_league, league_game, make_league_bot, said
+from support.league_bots import RunningClock, answer_to, create_league, league_game, make_league_bot
 from support.league_cards import GOOD
 
 OTHER_GOOD = GOOD.replace(b"Garden Club card", b"Allotment card").replace(b"value = 30", b"value = 35")
@@ -28,26 +28,26 @@ async def test_two_servers_with_same_named_leagues_see_only_their_own(discord_do
         await create_league(double, ruth, "Tuesday Night")
         await create_league(double, zoe, "Tuesday Night")  # the same name in another server is no clash
         for manager, data in ((ruth, GOOD), (zoe, OTHER_GOOD)):
-            imported = await said(await manager.slash("card-admin", "import", name="garden",
+            imported = await answer_to(await manager.slash("card-admin", "import", name="garden",
                                                       file=manager.upload("garden.toml", data)))
             assert "Imported" in imported.content, imported.content
         ids = set()
         for player in (sadie, zoe):  # "garden" is each server's own card
-            opened = await said(await player.slash("table", "new", card="garden"))
+            opened = await answer_to(await player.slash("table", "new", card="garden"))
             ids.add(bot.service.view(int(opened.content.split("**table ")[1].split("**")[0])).rules.card)
         assert ids == {f"garden@{double.guild_id}", f"garden@{other.id}"}
         await league_game(double, bot, sadie, league="Tuesday Night")
         await league_game(double, bot, zoe, league="Tuesday Night")
 
-        here = await said(await ruth.slash("standings"))
-        there = await said(await zoe.slash("standings"))
+        here = await answer_to(await ruth.slash("standings"))
+        there = await answer_to(await zoe.slash("standings"))
         here_table_text, there_table_text = here.content.split("```")[1], there.content.split("```")[1]
         assert "Sadie" in here_table_text and "Zoe" not in here_table_text
         assert "Zoe" in there_table_text and "Sadie" not in there_table_text
         assert "Zoe" not in (here.attachments[0].description or "")
 
         for manager, player, guild_id in ((ruth, sadie, double.guild_id), (zoe, zoe, other.id)):
-            exported = await said(await manager.slash("ledger", export=True))
+            exported = await answer_to(await manager.slash("ledger", export=True))
             rows = list(csv.DictReader(io.StringIO(exported.attachments[0].data.decode())))
             players = {int(r["player_id"]) for r in rows if r["player_id"]}
             assert players == {player.id}
@@ -56,14 +56,15 @@ async def test_two_servers_with_same_named_leagues_see_only_their_own(discord_do
                                                         (guild_id,))
             assert games == {int(g) for g in str(expected[0]).split(",")}
         # Sadie plays only here: in the other server her ledger is empty
-        assert "**0** chips (0 games settled or corrected)" in (await said(await sadie_there.slash("ledger"))).content
-        assert "(0 games" not in (await said(await sadie.slash("ledger"))).content
+        ledger_there = await answer_to(await sadie_there.slash("ledger"))
+        assert "**0** chips (0 games settled or corrected)" in ledger_there.content
+        assert "(0 games" not in (await answer_to(await sadie.slash("ledger"))).content
 
         for player, title, hidden in ((ruth, "Garden Club card", "Allotment card"),
                                       (zoe, "Allotment card", "Garden Club card")):
-            listed = (await said(await player.slash("card", "list"))).content
+            listed = (await answer_to(await player.slash("card", "list"))).content
             assert title in listed and hidden not in listed
         here_leagues = await ruth.autocomplete("standings", league="")
         assert [c["value"] for c in here_leagues] == ["Tuesday Night"]
-        info = await said(await zoe.slash("league", "info"))
+        info = await answer_to(await zoe.slash("league", "info"))
         assert "1 member" in info.content  # Zoe alone: Sadie's game was in the other server

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from support.discord_double import Double
 from support.discord_double.models import Message
-from support.league_bots import RunningClock, create_league, league_game, make_league_bot, said
+from support.league_bots import RunningClock, answer_to, create_league, league_game, make_league_bot
 
 from bot.store import ledger
 
@@ -48,7 +48,7 @@ async def test_standings_and_ledger_in_a_server_without_a_league(discord_double:
         week = _monday_week(clock.now())
 
         # /standings: the server's week, publicly, with its chart; the week named as people say it
-        shown = await said(await ruth.slash("standings"))
+        shown = await answer_to(await ruth.slash("standings"))
         assert not shown.ephemeral and shown in sadie.sees()
         assert shown.content.startswith(f"**Charleston Test** · standings for the {week}, every table here")
         assert re.search(r"\d{4}-W\d", shown.content) is None  # no ISO week label
@@ -62,19 +62,19 @@ async def test_standings_and_ledger_in_a_server_without_a_league(discord_double:
         offered = await ruth.autocomplete("standings", week="")
         assert offered[0]["name"] == week and all(c["name"].startswith("week of ") for c in offered)
         for typed in (week, offered[0]["value"], week.removeprefix("week of ")):
-            again = await said(await ruth.slash("standings", week=typed))
+            again = await answer_to(await ruth.slash("standings", week=typed))
             assert again.content.split("\n")[0] == shown.content.split("\n")[0], typed
-        earlier = await said(await ruth.slash("standings", week=offered[1]["name"]))
+        earlier = await answer_to(await ruth.slash("standings", week=offered[1]["name"]))
         assert offered[1]["name"] in earlier.content and "No games." in earlier.content
-        wrong = await said(await ruth.slash("standings", week="next Tuesday"))
+        wrong = await answer_to(await ruth.slash("standings", week="next Tuesday"))
         assert wrong.ephemeral and "like 23 Nov 2026" in wrong.content
 
         # every game so far; seasons belong to leagues, and the answer says what to type instead
         assert [c["value"] for c in await ruth.autocomplete("standings", season="")] == ["*"]
-        totals = await said(await ruth.slash("standings", season="*"))
+        totals = await answer_to(await ruth.slash("standings", season="*"))
         assert totals.content.startswith("**Charleston Test** · standings for every game so far")
         assert "Sadie" in _table(totals) and totals.attachments
-        no_season = await said(await ruth.slash("standings", season="Autumn"))
+        no_season = await answer_to(await ruth.slash("standings", season="Autumn"))
         assert no_season.ephemeral and "has none yet" in no_season.content and "All games so far" in no_season.content
 
         # /ledger player: by someone else: the channel sees the place and net chips only; the asker alone the games
@@ -91,7 +91,7 @@ async def test_standings_and_ledger_in_a_server_without_a_league(discord_double:
         assert re.search(r"game \d", detail.content) is None  # tables by number; no internal game ids
 
         # her own: the whole statement, privately
-        mine = await said(await sadie.slash("ledger"))
+        mine = await answer_to(await sadie.slash("ledger"))
         assert mine.ephemeral and mine not in ruth.sees() and f"table {table_id}" in mine.content
 
 
@@ -105,7 +105,7 @@ async def test_league_weeks_by_name_and_the_server_beside_several_leagues(discor
         await double.wait_for_commands("standings", "ledger", "league-admin", "table")
         await create_league(double, ruth, "Tuesday Night")
         await create_league(double, ruth, "Friday")
-        await said(await ruth.slash("league-admin", "season", "start", name="Autumn", league="Friday"))
+        await answer_to(await ruth.slash("league-admin", "season", "start", name="Autumn", league="Friday"))
         await league_game(double, bot, sadie, league="Friday")
         await league_game(double, bot, sadie)  # a table of no league: only the server's standings count it
         assert await ledger.verify(bot.service.db) == []
@@ -114,7 +114,7 @@ async def test_league_weeks_by_name_and_the_server_beside_several_leagues(discor
         assert name.startswith("week of ") and label[4:6] == "-W"
 
         # #general belongs to neither league: the server's standings, saying how to see a league's
-        server = await said(await sadie.slash("standings"))
+        server = await answer_to(await sadie.slash("standings"))
         assert server.content.startswith("**Charleston Test** · standings for the week of ")
         assert "Leagues here: **Tuesday Night**, **Friday**" in server.content
         assert _games(server, "Sadie") == 2  # both games
@@ -122,11 +122,11 @@ async def test_league_weeks_by_name_and_the_server_beside_several_leagues(discor
         # a league's week, typed as people say it, answered by name; its suggestions by name too
         offered = await sadie.autocomplete("standings", league="Friday", week="")
         assert (offered[0]["name"], offered[0]["value"]) == (name, label)
-        shown = await said(await sadie.slash("standings", league="Friday", week=name))
+        shown = await answer_to(await sadie.slash("standings", league="Friday", week=name))
         assert shown.content.startswith(f"**Friday** · standings for the {name} (") and label not in shown.content
         assert _games(shown, "Sadie") == 1  # the league's game only
         assert shown.attachments[0].description.startswith(f"Friday standings, {name}")
-        season = await said(await sadie.slash("standings", league="Friday", season="Autumn"))
+        season = await answer_to(await sadie.slash("standings", league="Friday", season="Autumn"))
         assert season.content.startswith("**Friday** · season **Autumn**") and "-W" not in season.content
 
         # another player's ledger in one league: this week, the running season and every game, by place

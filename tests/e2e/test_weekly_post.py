@@ -12,11 +12,11 @@ from support.discord_double import Double, Player
 from support.discord_double.models import Channel
 from support.league_bots import (
     RunningClock,
+    answer_to,
     create_league,
     league_game,
     make_league_bot,
     past_the_week_end,
-    said,
     standings_posts,
 )
 
@@ -33,7 +33,7 @@ async def poster_pass(double: Double, bot: CharlestonBot) -> None:
 
 async def _league_with_a_game(double: Double, bot: CharlestonBot, manager: Player, room: Channel) -> None:
     await create_league(double, manager, "Weekly", timezone="Europe/Paris")
-    await said(await manager.slash("league-admin", "channel", channel=room))
+    await answer_to(await manager.slash("league-admin", "channel", channel=room))
     await league_game(double, bot, manager.at(room))
 
 
@@ -80,7 +80,7 @@ async def test_a_failed_post_is_reported_retried_and_posted_once(discord_double:
         (told,) = [m for m in ruth.dms() if "could not be posted" in m.content]
         assert "Weekly" in told.content and "I may not post in" in told.content
         assert "Missing Permissions" in told.content
-        info = await said(await ruth.slash("league", "info"))
+        info = await answer_to(await ruth.slash("league", "info"))
         assert "could not be posted (1 try)" in info.content
 
         clock.advance(FIRST_RETRY.total_seconds() - 10)
@@ -95,14 +95,14 @@ async def test_a_failed_post_is_reported_retried_and_posted_once(discord_double:
         assert len([m for m in ruth.dms() if "could not be posted" in m.content]) == 1  # told once, not each try
 
         new_room = double.channel("standings-2")
-        await said(await ruth.slash("league-admin", "channel", channel=new_room))  # tried again at once, there
+        await answer_to(await ruth.slash("league-admin", "channel", channel=new_room))  # tried again at once, there
         await double.wait_for(lambda: standings_posts(new_room), 10, "the post in the new channel")
         for _ in range(2):
             await poster_pass(double, bot)
         assert len(standings_posts(new_room)) == 1
         (row,) = await bot.service.db.fetchall("SELECT status, attempts FROM league_posts")
         assert tuple(row) == ("posted", 3)
-        assert "could not be posted" not in (await said(await ruth.slash("league", "info"))).content
+        assert "could not be posted" not in (await answer_to(await ruth.slash("league", "info"))).content
 
 
 async def test_a_post_interrupted_by_a_crash_is_made_once_on_restart(discord_double: Double, tmp_path: Path) -> None:

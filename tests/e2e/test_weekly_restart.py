@@ -12,7 +12,7 @@ from pathlib import Path
 
 from support.bot_runs import bot_env
 from support.discord_double import Double
-from support.league_bots import create_league, past_the_week_end, said, standings_posts
+from support.league_bots import answer_to, create_league, past_the_week_end, standings_posts
 
 from bot.store.db import Database
 
@@ -71,14 +71,14 @@ async def test_killed_and_restarted_across_the_week_end_the_bot_posts_the_week_o
     process = await _start(double, db, clock, run=1)
     try:
         await create_league(double, ruth, "Weekly")
-        await said(await ruth.slash("league-admin", "channel", channel=room))
-        opened = await said(await ruth.at(room).slash("table", "new", computer_delay=0))
+        await answer_to(await ruth.slash("league-admin", "channel", channel=room))
+        opened = await answer_to(await ruth.at(room).slash("table", "new", computer_delay=0))
         assert "counts for **Weekly**" in opened.content
         thread = ruth.at(await double.wait_for(lambda: next((t for t in double.threads() if t.parent_id == room.id),
                                                             None), 10, "the table's thread"))
         for _ in range(3):
-            await said(await thread.slash("table", "computer", level="normal"))
-        await said(await thread.slash("table", "start"))
+            await answer_to(await thread.slash("table", "computer", level="normal"))
+        await answer_to(await thread.slash("table", "start"))
         # Ruth lets her Charleston time run out: the bot's clock hands her seat to a computer, which plays on.
         _set_clock(clock, start + timedelta(minutes=3))
         reader = await Database.open(db)

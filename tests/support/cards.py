@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.card import Card, Line, Variant
-from bot.engine.notation import parse_tiles
-from bot.engine.tiles import NUM_KINDS, Tile, TileSet, is_number
+from bot.engine.tiles import NUM_KINDS, TileSet, is_number
 
 
-def T(text: str) -> list[int]:
-    """Tiles from notation, e.g. ``T("5D 5D J")``."""
-    return parse_tiles(text)
-
-
-def layout(variant: Variant, tile_set: TileSet) -> list[list[int]]:
-    """One rack for ``variant``, group by group in printed order.
+def winning_groups(variant: Variant, tile_set: TileSet) -> list[list[int]]:
+    """A winning rack for ``variant``, group by group in printed order.
 
     Naturals go first to singles and pairs (where no wild may stand, J2), then to groups of three or
     more; whatever a group still lacks because the set has no more copies of its tile is filled with the wild
@@ -41,6 +34,7 @@ def layout(variant: Variant, tile_set: TileSet) -> list[list[int]]:
 
 
 def flat(groups: Iterable[Sequence[int]]) -> list[int]:
+    """The groups' tiles in one list, in order."""
     return [t for g in groups for t in g]
 
 
@@ -60,22 +54,9 @@ def foreign_tile(card: Card, line: Line) -> int:
     return (numbers or candidates)[0]
 
 
-def fits(variant: Variant, tiles: Sequence[int], wild: int | None) -> bool:
-    """Reference reading of J1/J2 for an all-concealed rack: the naturals of each kind must cover that
-    kind's singles and pairs and not exceed what the variant holds of it; wilds fill the rest."""
-    counts = Counter(tiles)
-    wilds = counts.pop(wild, 0) if wild is not None else 0
-    for kind in set(counts) | {t for t, _ in variant.groups}:
-        if not variant.small[kind] <= counts.get(kind, 0) <= variant.need[kind]:
-            return False
-    return sum(counts.values()) + wilds == 14
-
-
 def matched_lines(result) -> set[str]:  # type: ignore[no-untyped-def]
+    """The ids of the lines a :func:`bot.engine.matching.check` result matched."""
     return {m.line.id for m in result.matches}
-
-
-WILD_NAMES = {Tile.J: "joker", Tile.F: "flower"}
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""One process of the weekly-post race (tests/test_store_concurrency.py): opens the database, waits for the
+"""One process of the weekly-post race (tests/store/test_concurrency.py): opens the database, waits for the
 agreed moment, asks which posts are due (claiming them as the bot's poster does) and prints them as JSON.
 
     python -m support.claim_posts DB OWNER CLOCK_ISO START_EPOCH

@@ -1,4 +1,4 @@
-"""Scenario kit shared by the game-engine tests (tests/test_game_*.py, test_payouts.py, test_replay.py).
+"""Scenario kit shared by the game-engine tests (tests/engine/test_game_*.py, test_payouts.py, test_replay.py...).
 
 This module holds no tests. It builds fully controlled games from an explicit deal (S3 abstracted, see
 ``Game.new(deal=...)``): racks are written in tile notation, shorter racks are padded with unrelated "junk" tiles,
@@ -34,6 +34,8 @@ from bot.engine.state import GameState, Phase
 from bot.engine.tiles import Tile, TileSet
 from bot.service.cards import load_card
 
+from .tiles import tile, tiles
+
 PRACTICE = load_card("practice")
 CARD_1946 = load_card("nmjl-1946")
 
@@ -42,16 +44,7 @@ JUNK = parse_tiles("1D 4C 7B 2C 5D 8B 3D 6C 9B 1C 4D 7C 2B 5C 8D 3C 6D 9D 2D 5B 
                    "3B 6B 9C N S W E RD GD WD")
 
 
-def T(text: str) -> list[Tile]:
-    return parse_tiles(text)
-
-
-def t1(text: str) -> Tile:
-    (tile,) = parse_tiles(text)
-    return tile
-
-
-def tiles_of(state: GameState) -> Counter[int]:
+def tiles_in_game(state: GameState) -> Counter[int]:
     """Every tile the game holds: racks, exposures, wall, discards, and the Bob dummy's piles (CH8)."""
     total: Counter[int] = Counter()
     for seat in state.seats:
@@ -70,7 +63,8 @@ def tiles_of(state: GameState) -> Counter[int]:
     return total
 
 
-def set_counter(tile_set: TileSet) -> Counter[int]:
+def tiles_in_set(tile_set: TileSet) -> Counter[int]:
+    """Every tile of the set, counted by kind."""
     return Counter({k: n for k, n in enumerate(tile_set.counts) if n})
 
 
@@ -78,22 +72,22 @@ def fill_hands(hands: Mapping[int, str] | Sequence[str], wall: str, *, east: int
                players: int = 4) -> list[list[int]]:
     """Racks by seat: the given tiles, padded with junk to 14 (East) or 13 (others); an empty chair gets none."""
     given = dict(enumerate(hands)) if not isinstance(hands, Mapping) else dict(hands)
-    racks = [T(given.get(s, "")) for s in range(4)]
-    left = set_counter(tile_set)
+    racks = [tiles(given.get(s, "")) for s in range(4)]
+    left = tiles_in_set(tile_set)
     left.subtract(t for rack in racks for t in rack)
-    left.subtract(T(wall))
+    left.subtract(tiles(wall))
     assert all(n >= 0 for n in left.values()), "the scenario uses more tiles than the set holds"
     empty = empty_chairs(east, players)
     for s in range(4):
         want = 0 if s in empty else (14 if s == east else 13)
         assert len(racks[s]) <= want, f"seat {s} given {len(racks[s])} tiles"
         for limit in (1, 2, 3, 4):
-            for tile in JUNK:
+            for junk in JUNK:
                 if len(racks[s]) == want:
                     break
-                if left[tile] > 0 and racks[s].count(tile) < limit:
-                    racks[s].append(tile)
-                    left[tile] -= 1
+                if left[junk] > 0 and racks[s].count(junk) < limit:
+                    racks[s].append(junk)
+                    left[junk] -= 1
         assert len(racks[s]) == want
     return racks
 
@@ -109,13 +103,13 @@ class Table:
         self.tile_set = tile_set_for(self.rules)
         racks = fill_hands(hands, wall if full_wall is None else full_wall, east=east, tile_set=self.tile_set,
                            players=self.rules.players)
-        prefix = T(wall)
+        prefix = tiles(wall)
         if full_wall is not None:
             # The whole wall in order, ending with ``full_wall``: the rest of the set comes first, in kind order.
-            rest = set_counter(self.tile_set)
+            rest = tiles_in_set(self.tile_set)
             rest.subtract(t for rack in racks for t in rack)
-            rest.subtract(T(full_wall))
-            prefix = sorted(rest.elements()) + T(full_wall)
+            rest.subtract(tiles(full_wall))
+            prefix = sorted(rest.elements()) + tiles(full_wall)
         self.racks = racks
         self.game, self.opening = Game.new(self.card, self.rules, seed, east=east, deal=(racks, prefix))
 
@@ -151,11 +145,11 @@ class Table:
         assert drawn is not None
         return drawn
 
-    def discard(self, seat: int, tile: str | int) -> list[Event]:
-        return self.act(Discard(seat, t1(tile) if isinstance(tile, str) else tile))
+    def discard(self, seat: int, thrown: str | int) -> list[Event]:
+        return self.act(Discard(seat, tile(thrown) if isinstance(thrown, str) else thrown))
 
-    def call(self, seat: int, tiles: str) -> list[Event]:
-        return self.act(Call(seat, tuple(T(tiles)), False))
+    def call(self, seat: int, shown: str) -> list[Event]:
+        return self.act(Call(seat, tuple(tiles(shown)), False))
 
     def call_mahjong(self, seat: int) -> list[Event]:
         return self.act(Call(seat, (), True))
@@ -182,17 +176,16 @@ class Table:
     def quiet_turn(self, seat: int) -> int:
         """``seat`` draws, throws the drawn tile back out (a flower stays under rules that forbid discarding
         one), and the window closes unclaimed."""
-        drawn = self.draw(seat)
-        tile = drawn
-        if tile == Tile.F and not self.rules.discard_flowers:
-            tile = next(t for t in reversed(self.state.seats[seat].rack) if t != Tile.F)
-        self.act(Discard(seat, tile))
+        thrown = self.draw(seat)
+        if thrown == Tile.F and not self.rules.discard_flowers:
+            thrown = next(t for t in reversed(self.state.seats[seat].rack) if t != Tile.F)
+        self.act(Discard(seat, thrown))
         if self.state.phase == Phase.CALL_WINDOW:
             self.close()
-        return tile
+        return thrown
 
-    def discard_and_close(self, seat: int, tile: str) -> None:
-        self.discard(seat, tile)
+    def discard_and_close(self, seat: int, thrown: str) -> None:
+        self.discard(seat, thrown)
         if self.state.phase == Phase.CALL_WINDOW:
             self.close()
 
@@ -204,17 +197,19 @@ KEEP_ALIVE = {s: "J J F F E W" for s in range(4)}
 KEEP_ALIVE_1946 = {s: "F F F E W" for s in range(4)}
 
 
-def types(events: Iterable[Event]) -> list[str]:
+def event_types(events: Iterable[Event]) -> list[str]:
+    """The events' types, in order: ``["discard", "window"]``."""
     return [e.type for e in events]
 
 
-def only(events: Iterable[Event], type_: str) -> Event:
+def one_event(events: Iterable[Event], type_: str) -> Event:
+    """The one event of ``type_`` among ``events`` (there must be exactly one)."""
     found = [e for e in events if e.type == type_]
-    assert len(found) == 1, f"expected one {type_} event, got {types(events)}"
+    assert len(found) == 1, f"expected one {type_} event, got {event_types(events)}"
     return found[0]
 
 
-def amounts(state: GameState) -> dict[tuple[int, int], int]:
+def payments(state: GameState) -> dict[tuple[int, int], int]:
     """(payer, payee) -> total amount, from :func:`bot.engine.payouts.payouts`."""
     from bot.engine.payouts import payouts
 
@@ -229,8 +224,8 @@ def play_to_wall_game(table: Table) -> None:
     state = table.state
     if state.phase == Phase.PLAY and not state.turn_state.needs_draw:
         seat = state.turn
-        tile = next(t for t in reversed(state.seats[seat].rack) if t != Tile.F or table.rules.discard_flowers)
-        table.act(Discard(seat, tile))
+        thrown = next(t for t in reversed(state.seats[seat].rack) if t != Tile.F or table.rules.discard_flowers)
+        table.act(Discard(seat, thrown))
         if state.phase == Phase.CALL_WINDOW:
             table.close()
     while state.phase != Phase.FINISHED:

@@ -54,14 +54,14 @@ def past_the_week_end() -> timedelta:
     return timedelta(days=5)
 
 
-async def said(sent: object) -> Message:
+async def answer_to(sent: object) -> Message:
     """The bot's answer to an interaction (its response message, once finished)."""
     return await sent.message()  # type: ignore[attr-defined,no-any-return]
 
 
 async def create_league(double: Double, manager: Player, name: str, timezone: str = "UTC") -> Message:
     """``/league-admin create`` with a mid-week week start; the answer says it is created."""
-    answer = await said(await manager.slash("league-admin", "create", name=name, timezone=timezone,
+    answer = await answer_to(await manager.slash("league-admin", "create", name=name, timezone=timezone,
                                             week_starts=mid_week(timezone)))
     assert "is created" in answer.content, answer.content
     return answer
@@ -74,14 +74,15 @@ async def league_game(double: Double, bot: CharlestonBot, player: Player, level:
 
     Stepping away is asked of the service, not typed as ``/table leave``: that command plays the whole game out
     before it answers, which on a loaded machine is later than Discord's 3 seconds."""
-    opened = await said(await player.slash("table", "new", computer_delay=0, **options))
+    opened = await answer_to(await player.slash("table", "new", computer_delay=0, **options))
     assert "opened **table" in opened.content, opened.content
     table_id = int(opened.content.split("**table ")[1].split("**")[0])
     thread = double.world.channels[bot.service.view(table_id).display.thread]
     at_table = player.at(thread)
     for _ in range(3):
-        assert "computer player sits" in (await said(await at_table.slash("table", "computer", level=level))).content
-    assert "Dealt" in (await said(await at_table.slash("table", "start"))).content
+        seated = await answer_to(await at_table.slash("table", "computer", level=level))
+        assert "computer player sits" in seated.content
+    assert "Dealt" in (await answer_to(await at_table.slash("table", "start"))).content
     live = bot.service.tables[table_id]
     if live.playing:
         await bot.service.leave(table_id, player.id)

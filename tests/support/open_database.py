@@ -1,4 +1,4 @@
-"""One process of the start-up race (tests/test_postgres.py): waits for the agreed moment, opens (and so
+"""One process of the start-up race (tests/store/test_postgres.py): waits for the agreed moment, opens (and so
 migrates) the database, prints its schema version.
 
     python -m support.open_database DB START_EPOCH

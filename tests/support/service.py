@@ -75,7 +75,7 @@ async def play_until(service: TableService, clock: ManualClock, table_id: int, w
     raise AssertionError("never happened")
 
 
-def waiting(service: TableService) -> TableOptions:
+def no_auto_pass(service: TableService) -> TableOptions:
     """Options under which every window waits for every person (the table option ``auto_pass`` off): for tests of
     what a window does while a person has not answered."""
     return TableOptions(service.computer_delay, auto_pass=False)

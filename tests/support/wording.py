@@ -1,6 +1,6 @@
 """Whole games through the table service with a person in every seat, collecting every text below the Discord layer
 that a player reads: narration (told to the table and to each seat), private notes, choice labels, hints, error
-messages, payout reasons and the alt text of the table, rack and card images. Used by tests/test_wording.py."""
+messages, payout reasons and the alt text of the table, rack and card images. Used by tests/service/test_wording.py."""
 
 from __future__ import annotations
 
