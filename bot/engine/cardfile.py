@@ -101,6 +101,8 @@ class _Compiler:
         self.warnings: list[str] = []
         self.expansions = 0
         self.over_limit = False
+        # Where TOML refused part of the file, a missing table is most likely the part refused: say it once.
+        self.syntax_broken = bool(problems)
         for problem in problems:
             self.add(problem)
 
@@ -149,16 +151,21 @@ class _Compiler:
     def compile(self, data: Mapping[str, Any]) -> Card | None:
         header = data.get("card")
         if not isinstance(header, dict):
-            if "card" not in data or not self.layout.top.unreadable:
+            if self.syntax_broken:
+                header = None
+            else:
                 self.add(f"{self.source}:1: the file needs a [card] table with id and name" + see("typing-toml"))
-            header = {}
+                header = {}
+        if header is None:
+            header, card_id, name = {}, "", ""
+        else:
+            card_id = self.text(header, "id", required=True)
+            name = self.text(header, "name", required=True)
         for key in sorted(set(data) - {"card", "hand"}):
             self.add(f"{self.source}:{self.top_line(key)}: unknown top-level table or key `{key:.40}` (a card has "
                      "[card] and [[hand]] tables)" + see("typing-toml"))
-        card_id = self.text(header, "id", required=True)
         if card_id and not _ID.match(card_id):
             self.card_problem(f"id '{card_id}' may hold only letters, digits, '-' and '_'", "id")
-        name = self.text(header, "name", required=True)
         for key in sorted(set(header) - set(CARD_KEYS)):
             self.card_problem(f"unknown key `{key:.40}`{did_you_mean(key, CARD_KEYS)}", key)
         year = header.get("year")
@@ -193,7 +200,7 @@ class _Compiler:
                      "two brackets on each side ([hand] makes a single table)" + see("typing-toml"))
             return []
         if not isinstance(hands, list) or not hands:
-            if not self.layout.hands:
+            if not self.layout.hands and not self.syntax_broken:
                 self.add(f"{self.source}:1: the card has no [[hand]] tables" + see("from-a-printed-line-to-its-hand"))
             return []
         if len(hands) > MAX_HANDS:

@@ -129,6 +129,7 @@ class LineCompiler:
                          + see("like-numbers"), key="shift")
             return None
         result: list[list[int]] = []
+        wrong = False
         for alt, groups in parsed:
             span = number_range(groups)
             if span is None:
@@ -146,10 +147,11 @@ class LineCompiler:
                 continue
             for offset in offsets:
                 if not (low + offset >= 1 and high + offset <= 9):
+                    wrong = True
                     self.problem(f"shift {offset} moves the numbers to {low + offset}-{high + offset}, outside "
                                  "1-9" + see("consecutive-runs"), key="shift", alternative=alt)
             result.append(offsets)
-        return result
+        return None if wrong else result
 
     # -- variants ------------------------------------------------------------------------------------
     @staticmethod

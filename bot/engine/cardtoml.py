@@ -280,6 +280,8 @@ def explain(line: str, message: str, column: int = 0) -> str:
         hint = "write a table header as [card] or [[hand]] (each line of the card is one [[hand]], two brackets)"
     elif not equals:
         hint = f"every setting is a key, an equals sign and a value, such as value = 25; \"{text[:40]}\" has no ="
+    elif not value.split("#")[0].strip():
+        hint = f"nothing follows the = sign: write the value on the same line, such as {_example(key)}"
     elif value.lower() in ("true", "false", "yes", "no", "x", "c") and value not in ("true", "false"):
         hint = (f"write {key} = true or {key} = false, in small letters"
                 + (" (true for an exposed X line, false for a concealed C line)" if key == "exposed" else ""))
@@ -297,3 +299,10 @@ def explain(line: str, message: str, column: int = 0) -> str:
     if hint:
         return f"not valid TOML{where}: {hint} (see {TOML_HELP})"
     return f"not valid TOML{where}: {plain} (see {TOML_HELP})"
+
+
+def _example(key: str) -> str:
+    examples = {"value": "value = 25", "east_value": "east_value = 50", "exposed": "exposed = true",
+                "shift": 'shift = "any"', "singles_and_pairs": "singles_and_pairs = true", "year": "year = 2026",
+                "pattern": 'pattern = "FF 2222a 44a 666b 8888b"'}
+    return examples.get(key, f'{key} = "..."')

@@ -106,9 +106,10 @@ def test_validate_broken_file_lists_problems_on_stderr(capsys, tmp_path) -> None
     assert code == 1
     assert out == ""
     lines = err.splitlines()
-    assert lines[0].startswith(f"{path}:5: hand h1") and "13" in lines[0]
-    assert lines[1].startswith(f'{path}:12: hand h2, group 1 "NNEE"')
-    assert lines[2] == "2 problem(s) found."
+    assert lines[0].startswith(f"{path}:8: hand h1") and "13" in lines[0]  # the line of its pattern
+    assert lines[1].startswith(f'{path}:15: hand h2, group 1 "NNEE"')
+    assert lines[2] == ("2 problem(s) found. How to write each kind of line: the tutorial at the top of "
+                        "docs/card-format.md.")
 
 
 def test_validate_reports_an_unknown_suit_letter(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
