@@ -4,7 +4,6 @@ clear line naming the file, exit status 2, and never stop the other cards from w
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
