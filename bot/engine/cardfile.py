@@ -192,7 +192,7 @@ class _Compiler:
         statement = self.layout.top.keys.get(key)
         if statement is not None:
             return statement.start
-        return next((t.line for t in (self.layout.card, *self.layout.hands) if t is not None and t.header == key), 1)
+        return next((t.line for t in self.layout.tables if t.header in (key, f"[{key}]")), 1)
 
     def hands(self, hands: Any, tile_set: TileSet) -> list[Line]:
         if isinstance(hands, dict):

@@ -19,6 +19,7 @@ MAX_SYNTAX_ERRORS = 50  # statements set aside in one file before giving up on t
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\"' -]*?)\s*(\]\]?)\s*(#.*)?$")
 _LOOKS_LIKE_HEADER = re.compile(r"^\s*\[\[?\s*[A-Za-z_]")
 _KEY = re.compile(r"""^\s*([A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')\s*(\.\s*(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')\s*)*=""")
+_WORD = re.compile(r"^\s*([A-Za-z0-9_-]*)")
 _WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 
 
@@ -31,6 +32,7 @@ class Statement:
     header: str = ""  # "card", "[hand]" for an array-of-tables header, "" for a key
     key: str = ""  # the key as written, quotes removed ("" for a header)
     strings: list[int] = field(default_factory=list)  # lines where the value's top-level strings begin
+    open: bool = False  # the value was left open (a list or table without its closing bracket)
 
 
 @dataclass(slots=True)
@@ -50,6 +52,7 @@ class Layout:
     top: Table
     card: Table | None
     hands: list[Table]
+    tables: list[Table] = field(default_factory=list)  # every table, in the file's order
 
     def hand(self, index: int) -> Table | None:
         """The ``index``-th ``[[hand]]`` table as written, if the file writes it with a header."""
@@ -74,7 +77,9 @@ def scan(text: str) -> list[Statement]:
             n += 1
             continue
         key = _KEY.match(line)
-        statement = Statement(n + 1, n + 1, key=_unquote(line[: key.end() - 1]) if key else "")
+        # A line without its = (value 25) still names the key it meant to set.
+        meant = key.group(0)[:-1] if key else _WORD.match(line).group(1)  # type: ignore[union-attr]
+        statement = Statement(n + 1, n + 1, key=_unquote(meant))
         n = _value_end(lines, n, key.end() if key else 0, statement)
         statement.end = n
         statements.append(statement)
@@ -97,6 +102,7 @@ def _value_end(lines: list[str], n: int, column: int, statement: Statement) -> i
     while n < len(lines):
         line = lines[n]
         if n > first and not quote and (_KEY.match(line) or _LOOKS_LIKE_HEADER.match(line)) and depth:
+            statement.open = True
             return n  # the value ends before this line (the previous one, 1-based n)
         i = column if n == first else 0
         while i < len(line):
@@ -147,17 +153,19 @@ def layout(statements: list[Statement]) -> Layout:
     top = Table("", 1)
     card: Table | None = None
     hands: list[Table] = []
+    tables: list[Table] = []
     current = top
     for statement in statements:
         if statement.header:
             current = Table(statement.header, statement.start)
+            tables.append(current)
             if statement.header == "card" and card is None:
                 card = current
             elif statement.header == "[hand]":
                 hands.append(current)
         elif statement.key:
             current.keys.setdefault(statement.key, statement)
-    return Layout(top, card, hands)
+    return Layout(top, card, hands, tables)
 
 
 @dataclass(slots=True)
@@ -240,10 +248,10 @@ def _read_chunk(lines: list[str], first: int, last: int, members: list[Statement
             return {}, [*problems, f"{source}:{first}: not valid for a card: arrays or tables are nested too "
                                    "deeply"], dropped
         statement = next((s for s in members if s.start <= line <= s.end), None)
-        if message.startswith("Unclosed") and (statement is None or statement.start == line):
+        before = next((s for s in reversed(members) if s.start < line), None)
+        if before is not None and before.open and (statement is None or statement.start == line):
             # TOML notices a list left open only on the line after it; the mistake is the statement before.
-            statement = next((s for s in reversed(members) if s.start < line), statement)
-            line = statement.start if statement is not None else line
+            statement, line, column = before, before.start, 0
         if statement is None or statement.header:
             # A header TOML refuses, or a mistake outside any statement: nothing of this table can be read.
             text = lines[line - 1] if 0 < line <= len(lines) else ""

@@ -6,64 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
+from support.card_files import SOURCE, card_text, header_lines, key_line, load_line, only_problem, problems_for
 
 from bot.engine.cardfile import load_card_text, validate_card_text
 from bot.engine.errors import CardError
 from bot.engine.tiles import SET_1946, STANDARD, Suit, Tile, number_tile
 from bot.service.cards import DEFAULT_CARDS_DIR, load_card
-
-SOURCE = "test.toml"
-
-
-def card_text(*hands: dict[str, object], wild: str | None = None, extra_card: str = "") -> str:
-    """A card file with one [[hand]] table per dict, written key by key (strings quoted, lists as TOML)."""
-    lines = ["[card]", 'id = "test"', 'name = "Test card"']
-    if wild:
-        lines.append(f'wild = "{wild}"')
-    if extra_card:
-        lines.append(extra_card)
-    for hand in hands:
-        lines += ["", "[[hand]]"]
-        full = {"section": "S", "exposed": True, "value": 25, **hand}
-        for key, value in full.items():
-            lines.append(f"{key} = {toml_value(value)}")
-    return "\n".join(lines) + "\n"
-
-
-def toml_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return str(value)
-
-
-def header_lines(text: str) -> list[int]:
-    return [n for n, line in enumerate(text.splitlines(), start=1) if line.strip() == "[[hand]]"]
-
-
-def key_line(text: str, key: str, hand: int = 0) -> int:
-    """The file line of ``key`` in the ``hand``-th [[hand]] table of a file written by :func:`card_text`."""
-    lines = text.splitlines()
-    start = header_lines(text)[hand]
-    return next(n for n in range(start + 1, len(lines) + 1) if lines[n - 1].startswith(f"{key} = "))
-
-
-def problems_for(pattern: str | list[str], key: str = "pattern", **keys: object) -> tuple[list[str], int]:
-    """Problems of a one-hand card with this pattern, and the file line of ``key`` (the pattern by default)."""
-    wild = keys.pop("wild", None)
-    text = card_text({"id": "h1", "pattern": pattern, **keys}, wild=wild)  # type: ignore[arg-type]
-    return validate_card_text(text, SOURCE), key_line(text, key)
-
-
-def only_problem(pattern: str | list[str], key: str = "pattern", **keys: object) -> str:
-    problems, line = problems_for(pattern, key, **keys)
-    assert len(problems) == 1, problems
-    problem = problems[0]
-    assert problem.startswith(f"{SOURCE}:{line}: hand h1"), problem
-    return problem
 
 
 def group_problem(problem: str, position: int, token: str) -> None:
@@ -362,11 +310,6 @@ def test_flower_card_rejects_F_but_allows_big_wind_groups() -> None:
 
 
 # ---------------------------------------------------------------------------------------------- expansion
-
-
-def load_line(pattern: str | list[str], wild: str | None = None, **keys: object):  # type: ignore[no-untyped-def]
-    text = card_text({"id": "h1", "pattern": pattern, **keys}, wild=wild)
-    return load_card_text(text, SOURCE).lines[0]
 
 
 def numbers_of(variant) -> list[int]:  # type: ignore[no-untyped-def]
