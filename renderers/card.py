@@ -162,7 +162,8 @@ def _header(draw: ImageDraw.ImageDraw, card: Card, free_letters: bool) -> None:
 
 
 def _line_height(line: Line) -> int:
-    return len(line.patterns) * ROW_PATTERN_H + (NOTE_H if line.note else 0) + 16
+    shown, more = line.shown_patterns()
+    return (len(shown) + (1 if more else 0)) * ROW_PATTERN_H + (NOTE_H if line.note else 0) + 16
 
 
 def _line(draw: ImageDraw.ImageDraw, line: Line, number: str, top: int, shaded: bool) -> int:
@@ -172,11 +173,18 @@ def _line(draw: ImageDraw.ImageDraw, line: Line, number: str, top: int, shaded: 
     # The line's number in its section, as players name lines ("2468 #3"); the card file's ids are for files.
     draw.text((MARGIN, top + 8 + ROW_PATTERN_H // 2), number, font=fonts.bold(24), fill=GREY, anchor="lm")
     y = top + 8
-    for k, pattern in enumerate(line.patterns):
+    shown, more = line.shown_patterns()
+    for k, pattern in enumerate(shown):
         x = PATTERN_X
         if k:
             draw.text((x - 8, y + ROW_PATTERN_H // 2), "or", font=fonts.regular(19), fill=GREY, anchor="rm")
         _pattern(draw, pattern, x, y + ROW_PATTERN_H // 2)
+        y += ROW_PATTERN_H
+    if more:
+        # Dozens of alternatives would fill a phone's screen; the note says what they have in common.
+        draw.text((PATTERN_X - 8, y + ROW_PATTERN_H // 2), "or", font=fonts.regular(19), fill=GREY, anchor="rm")
+        draw.text((PATTERN_X, y + ROW_PATTERN_H // 2), f"{more} more ways, as the note says",
+                  font=fonts.regular(24), fill=GREY, anchor="lm")
         y += ROW_PATTERN_H
     if line.note:
         draw.text((PATTERN_X, y + 2), ellipsize(line.note, fonts.regular(22), WIDTH - MARGIN - PATTERN_X),

@@ -43,7 +43,7 @@ MISSING = {
     "name": 'the card\'s name as players see it, such as name = "Tuesday league card 2026"',
     "hand id": 'a short name for this line, unique in the card, such as id = "2468-1"',
     "section": 'the heading the line is printed under, such as section = "2468"',
-    "pattern": 'the line\'s tiles, such as pattern = "FF 2222a 44a 666b 8888b"',
+    "pattern": 'the line\'s tiles, such as pattern = "NN 2222a 4a 666b 8888b"',
     "exposed": "true for an X (exposed) line, false for a C (concealed) one",
     "value": "the value printed at the end of the line, such as value = 25",
 }

@@ -85,7 +85,7 @@ class LineCompiler:
             return list(raw)
         if raw is None:
             if not unreadable:
-                self.problem('missing `pattern`: the line\'s tiles, such as pattern = "FF 2222a 44a 666b 8888b"'
+                self.problem('missing `pattern`: the line\'s tiles, such as pattern = "NN 2222a 4a 666b 8888b"'
                              + see("from-a-printed-line-to-its-hand"))
             return []
         self.problem('`pattern` must be text in double quotes, or a list of them for a line printed with "or": '

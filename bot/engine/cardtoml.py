@@ -312,5 +312,5 @@ def explain(line: str, message: str, column: int = 0) -> str:
 def _example(key: str) -> str:
     examples = {"value": "value = 25", "east_value": "east_value = 50", "exposed": "exposed = true",
                 "shift": 'shift = "any"', "singles_and_pairs": "singles_and_pairs = true", "year": "year = 2026",
-                "pattern": 'pattern = "FF 2222a 44a 666b 8888b"'}
+                "pattern": 'pattern = "NN 2222a 4a 666b 8888b"'}
     return examples.get(key, f'{key} = "..."')

@@ -32,7 +32,6 @@ _DRAGON = re.compile(r"^D+([a-z])$")
 _FIXED_GROUP = re.compile(r"^([NEWSFRG0])\1*$")
 _ANY_WIND = re.compile(r"^Z+$")
 _FIXED_WITH_LETTER = re.compile(r"^([NEWSFRG0Z])\1*([a-z])$")
-_YEAR = re.compile(r"^[0-9]{4}$")
 ANY_WIND_WINDS = (Tile.N, Tile.E, Tile.W, Tile.S)
 
 
@@ -47,7 +46,7 @@ class Symbolic:
     size: int
     position: int  # 1-based index of the token in the pattern
     token: str
-    year: bool = False  # a digit of a year (a four-digit token with the soap, 2026a): a shift leaves it alone
+    year: bool = False  # a digit of a year (a printed number with the soap: 2026a, 20a): a shift leaves it alone
 
     @property
     def shifts(self) -> bool:
@@ -116,8 +115,8 @@ def _parse_token(token: str, position: int) -> tuple[list[Symbolic], str]:
         return [], f"{m.group(1)} has no suit, so it takes no suit letter: write {token[:-1]}"
     if m := _MIXED_DIGITS.match(token):
         digits, letter = m.groups()
-        # A year (2026a: four digits, one of them the soap) is printed as it is: a shift never moves it.
-        year = bool(_YEAR.match(digits)) and "0" in digits
+        # The soap marks a year (2026a, or a year printed in two colours, 20a 26b): a shift never moves it.
+        year = "0" in digits
         singles = [
             Symbolic("fixed", Tile.WD, "", 1, position, token)
             if d == "0"

@@ -125,14 +125,14 @@ name = "League card"
 [[hand]]
 id = "2468-1"
 section = "2468"
-pattern = FF 2222a 44a 666b 8888b
+pattern = NN 2222a 4a 666b 8888b
 exposed = True
 value = 25
 
 [[hand]]
 id = "2468-2"
 section = "2468"
-pattern = "FF 2222a 44a 666b 8888b" or "FF 2222a 66a 666b 8888b"
+pattern = "NN 2222a 4a 666b 8888b" or "SS 2222a 4a 666b 8888b"
 exposed = true
 value 25
 
@@ -146,7 +146,7 @@ value = 30
 [[hand]]
 id = "2468-4"
 section = "2468"
-pattern = ["FF 2222a 44a 666b 8888b",
+pattern = ["NN 2222a 4a 666b 8888b",
 exposed = true
 value = 25
 
@@ -163,11 +163,11 @@ def test_every_toml_mistake_of_a_file_is_reported_in_one_run_each_on_its_line() 
     problems = validate_card_text(BROKEN, SOURCE)
     tail = " (see docs/card-format.md#typing-toml)"
     assert problems[:7] == [
-        f'{SOURCE}:8: not valid TOML (column 11): text goes in double quotes: pattern = "FF 2222a 44a 666b 8888b"'
+        f'{SOURCE}:8: not valid TOML (column 11): text goes in double quotes: pattern = "NN 2222a 4a 666b 8888b"'
         + tail,
         f"{SOURCE}:9: not valid TOML (column 11): write exposed = true or exposed = false, in small letters (true "
         "for an exposed X line, false for a concealed C line)" + tail,
-        f"{SOURCE}:15: not valid TOML (column 37): write alternatives as a list in square brackets, separated by "
+        f"{SOURCE}:15: not valid TOML (column 36): write alternatives as a list in square brackets, separated by "
         'commas: pattern = ["...", "..."], not "..." or "..."' + tail,
         f'{SOURCE}:17: not valid TOML (column 7): every setting is a key, an equals sign and a value, such as '
         'value = 25; "value 25" has no =' + tail,

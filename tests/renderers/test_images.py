@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 from PIL import Image, ImageChops
-from support.cards import StandingsRow
+from support.cards import StandingsRow, language_card
 from support.paths import DOCS
 
 from bot.engine.card import Card
@@ -203,6 +203,16 @@ def test_card_sheet_rejects_unknown_sections_and_lines(practice: Card) -> None:
     with pytest.raises(NotOnCard, match="no line 'nope'"):
         render_card(practice, line_id="nope")
     assert render_card(practice, section="QUINTS").height > 0  # section names match without case
+
+
+def test_a_line_printed_with_or_42_times_shows_three_and_how_many_more_with_its_note() -> None:
+    card = language_card()
+    image = render_card(card, line_id="long-1")
+    assert image.height < 600  # three alternatives and a row saying how many more, not 42 rows
+    first = " or ".join(printed_pattern(p) for p in card.line("long-1").patterns[:3])
+    assert f"Long #1: {first} or 39 more, any wind, a kong and a pung of two numbers in 2 suits;" in image.alt
+    two_rows = render_card(card, line_id="pairs-1")
+    assert "Pairs #1: 11 2222 11 3333 FF, any 3 suits, two separate pairs of 1s; exposed, 25 chips" in two_rows.alt
 
 
 ROWS = [StandingsRow(1, "Ruth", 42, 5, 2), StandingsRow(2, "Sadie", 0, 3, 0), StandingsRow(3, "Ida", -17, 4, 1),
