@@ -95,8 +95,10 @@ def run_validate(args: argparse.Namespace) -> int:
     """`card validate`: check a card file; 1 if it has problems (warnings alone leave it usable: 0)."""
     text = read_card_file(args.file)
     report = check_card_text(text, source=args.file)
-    for message in [*report.problems, *report.warnings]:
-        print(message, file=sys.stderr)
+    for problem in report.problems:
+        print(problem, file=sys.stderr)
+    for warning in report.warnings:  # the report itself, like "ok": a card with warnings is a usable card
+        print(warning)
     warned = f"; {len(report.warnings)} warning(s)" if report.warnings else ""
     if report.problems or report.card is None:
         print(f"{len(report.problems)} problem(s) found{warned}. How to write each kind of line: the tutorial at "
