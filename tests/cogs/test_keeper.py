@@ -110,6 +110,8 @@ async def test_an_archived_thread_that_stays_archived_is_posted_in_anew_then_rep
 
 
 async def test_a_missing_permission_is_told_to_the_opener_once(discord_double: Double, parts: Parts) -> None:
+    carol = discord_double.user("carol")  # manages the server: not told while the opener can be
+    parts.managers[discord_double.guild_id] = [carol.id]
     table_id = await _lobby(parts, discord_double)
     alice = discord_double.user("alice")
     thread = thread_of(parts.service, discord_double, table_id)
@@ -126,6 +128,7 @@ async def test_a_missing_permission_is_told_to_the_opener_once(discord_double: D
     await parts.settle()
     assert not parts.service.display(table_id).blocked
     assert len([m for m in live_dms(alice) if TOLD in m.content]) == 1
+    assert live_dms(carol) == []
 
 
 async def test_the_managers_are_told_of_a_missing_permission_when_the_opener_cannot_be(discord_double: Double,
