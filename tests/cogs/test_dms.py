@@ -11,18 +11,25 @@ from __future__ import annotations
 from typing import Any
 
 from support.discord_double import Double, Player
-from support.lone_parts import Parts, PressCatcher, live_dms, mine, requests_to, table_in_thread
+from support.lone_parts import (
+    COMPUTERS_ON_THE_CLOCK,
+    Parts,
+    PressCatcher,
+    live_dms,
+    mine,
+    plain_discard,
+    requests_to,
+    table_in_thread,
+)
 from support.service import move_people, play_until
 
-from bot.engine.tiles import Tile
 from bot.service.display import DmShown
-from bot.service.keys import HOLD, discard_key
-from bot.service.updates import SeatUpdate, TableOptions, TablePhase
+from bot.service.keys import HOLD
+from bot.service.updates import SeatUpdate, TablePhase
 
 WEBHOOK_ROUTES = ("/interactions/", "/webhooks/")
 FOLLOW_UP, POST = "POST /webhooks/{webhook_id}/{webhook_token}", "POST /channels/{channel_id}/messages"
 TOKEN_LIFETIME = 15 * 60  # Discord's: an interaction's token answers for 15 minutes
-WAIT = TableOptions(computer_delay=1.0)  # the computers wait for the (manual) clock: nothing moves but her
 
 
 async def _dealt(parts: Parts, double: Double, alice: Player, **rules: Any) -> int:
@@ -47,11 +54,11 @@ async def _pressed_in_her_dm(parts: Parts, double: Double, alice: Player, client
     """Alice, East at a table without a Charleston, discards by pressing a button of her DM; the press is handled as
     the controls handle it (acknowledged, the move made, the DM handed the press). Returns the table and the
     decision she pressed for."""
-    table_id = await _dealt(parts, double, alice, charleston=False, table_options=WAIT)
+    table_id = await _dealt(parts, double, alice, charleston=False, table_options=COMPUTERS_ON_THE_CLOCK)
     turn = mine(parts.service, table_id, alice)
     token = turn.table.token
     assert token is not None and turn.awaited
-    key = next(c.key for c in turn.choices.discard if c.key != discard_key(Tile.J))
+    key = plain_discard(turn)
     (dm,) = live_dms(alice)
     sent = await alice.at(dm.channel).click(dm, f"ch:a:{table_id}:{token}:{key}")
     press = await client.heard(sent)

@@ -17,7 +17,9 @@ from typing import Any
 import discord
 
 from bot.engine.rules import table_rules
+from bot.engine.tiles import Tile
 from bot.service.clock import ManualClock
+from bot.service.keys import discard_key
 from bot.service.tables import TableService
 from bot.service.updates import SeatUpdate, TableOptions
 from cogs.door import Interaction
@@ -30,6 +32,10 @@ from cogs.show.presenter import Presenter, ShownTable
 
 from .discord_double import Double, Player, Sent, interactions
 from .discord_double.models import Channel, Message
+
+# Table options under which the computers wait for the (manual) clock: nothing moves but the people, until a test
+# moves the clock on.
+COMPUTERS_ON_THE_CLOCK = TableOptions(computer_delay=1.0)
 
 
 class PressCatcher(discord.Client):
@@ -168,6 +174,11 @@ def live_dms(player: Player) -> list[Message]:
 def requests_to(double: Double, channel: Channel, since: int = 0) -> list[str]:
     """``METHOD /route`` of each request the bot made to a channel's own routes since the ``since``-th request."""
     return [r.key for r in double.world.requests[since:] if f"/channels/{channel.id}/" in f"{r.path}/"]
+
+
+def plain_discard(turn: SeatUpdate) -> str:
+    """The key of a discard she may make without being asked about it (not a joker)."""
+    return next(choice.key for choice in turn.choices.discard if choice.key != discard_key(Tile.J))
 
 
 def mine(service: TableService, table_id: int, player: Player) -> SeatUpdate:
