@@ -71,6 +71,18 @@ def test_R6_a_shift_leaves_the_year_alone_so_the_issues_example_makes_no_5058() 
     assert {t % 9 + 1 for v in line.variants for t, size in v.groups if size == 3} == {2, 5}
 
 
+def test_R6_a_year_printed_in_two_colours_keeps_both_halves_under_a_shift() -> None:
+    line = load_line("FF 20a 26b 1111a 2222b", shift=[0, 5], note="any two consecutive kongs")
+    halves = {tuple(t % 9 + 1 for t, size in v.groups[1:5] if t <= Tile.D9) for v in line.variants}
+    assert halves == {(2, 2, 6)}  # the soap is no number tile; 2, 2 and 6 never move
+    assert {t % 9 + 1 for v in line.variants for t, size in v.groups if size == 4} == {1, 2, 6, 7}
+
+
+def test_R3_two_digit_numbers_without_a_soap_still_shift() -> None:
+    line = load_line("FF 12a 34a 5555b 6666c", shift=[0, 1], note="any run")
+    assert {t % 9 + 1 for v in line.variants for t, size in v.groups if size == 1} == {1, 2, 3, 4, 5}
+
+
 def test_R6_a_shift_on_a_line_whose_only_numbers_are_the_year_is_refused() -> None:
     problem = only_problem("FFFF 2026a NNN SSS", "shift", shift="any")
     assert "only numbers of the line are a year's" in problem and "#years" in problem
