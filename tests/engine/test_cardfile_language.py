@@ -4,7 +4,7 @@ reported in one run, each on its own line."""
 
 from __future__ import annotations
 
-from support.card_files import SOURCE, card_text, header_lines, key_line, load_line, only_problem, problems_for
+from support.card_files import SOURCE, card_text, key_line, load_line, only_problem, problems_for
 
 from bot.engine.cardfile import check_card_text, validate_card_text
 from bot.engine.tiles import Tile
@@ -191,7 +191,7 @@ def test_every_toml_mistake_of_a_file_is_reported_in_one_run_each_on_its_line() 
     ]
     # the checks after TOML still run where the file could be read, and nothing refused is called missing
     assert problems[7:] == [
-        f"{SOURCE}:{header_lines(BROKEN)[4]}: hand 2468-5: missing `value`: the value printed at the end of the line,"
+        f"{SOURCE}:38: hand 2468-5: missing `value`: the value printed at the end of the line,"
         " such as value = 25 (see docs/card-format.md#from-a-printed-line-to-its-hand)",
         f"{SOURCE}:36: hand 2468-5: the groups add up to 13 tiles (2 + 4 + 2 + 3 + 2), not 14 "
         "(see docs/card-format.md#counting-to-14)"]
