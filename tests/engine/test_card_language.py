@@ -168,6 +168,16 @@ def test_M2_any_variant_of_a_long_line_is_a_mah_jongg(which: int) -> None:
     assert analyze(CARD, rack[:13])[0].missing <= 1
 
 
+def test_M2_every_variant_of_every_line_of_the_language_card_is_a_mah_jongg_on_its_line() -> None:
+    """Each variant laid out as a rack (naturals first in singles and pairs, jokers only in groups of three or
+    more) is a Mah Jongg on the line it came from: separate same-tile groups, every wind of Z, all 1,008
+    variants of the long line, and the year with its shifted pungs."""
+    missed = [(line.id, variant.describe()) for line in CARD.lines for variant in line.variants
+              if line.id not in matched_lines(check(CARD, flat(winning_groups(variant, CARD.tile_set))))]
+    assert missed == []
+    assert sum(len(line.variants) for line in CARD.lines) > 1_050
+
+
 def test_P5_an_exposure_on_a_long_line_is_held_by_the_alternative_that_has_it() -> None:
     # 9999 in suit a and 888 in suit b appear together in no alternative of the first 42 ordered pairs but one
     assert (9, 8) not in [(i, j) for i in range(1, 10) for j in range(1, 10) if i != j][:42]
