@@ -12,6 +12,7 @@ from support.tiles import tile, tiles
 
 from bot.engine.actions import Call, ExchangeJoker
 from bot.engine.analysis import analyze
+from bot.engine.cardfile import load_card_text
 from bot.engine.legal import legal_actions
 from bot.engine.matching import check, exposure_verdict
 from bot.engine.tiles import Tile
@@ -113,6 +114,13 @@ def test_R5_every_Z_of_a_line_is_the_same_wind() -> None:
     assert matched_lines(check(CARD, same)) == {"winds-2"}
     different = tiles("E E 4B 4B 4B 4B W W 5D 5D 5D 5D F F")
     assert not check(CARD, different).mahjong
+
+
+def test_R5_a_Z_may_be_the_wind_the_line_names_elsewhere() -> None:
+    card = load_card_text('[card]\nid = "z"\nname = "Z"\n\n[[hand]]\nid = "z-1"\nsection = "Winds"\n'
+                          'pattern = "ZZZ NNNN 1111a 222a"\nexposed = true\nvalue = 25\nnote = "any wind"\n', "z.toml")
+    assert {t for v in card.lines[0].variants for t, size in v.groups if size == 3 and t >= Tile.N} == ALL_FOUR_WINDS
+    assert check(card, tiles("N N N J N J J 1B 1B 1B 1B 2B 2B 2B")).mahjong
 
 
 def test_P5_a_pung_of_any_wind_may_be_exposed_and_the_call_window_offers_it() -> None:
