@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from bot.cli import botcmd, card, dbcmd, league, play, render, replay, train
-from bot.cli.common import UsageProblem
+from bot.cli.common import UsageProblem, fill_defaults
 from bot.service.files import FileProblem
 from bot.store.db import DatabaseProblem
 
@@ -67,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
     try:
+        fill_defaults(args)
         result: int = args.run(args)
     except (UsageProblem, FileProblem, DatabaseProblem) as problem:
         return _refuse(str(problem))
