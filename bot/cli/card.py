@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from bot.cli import classical_card
-from bot.cli.common import UsageProblem, card_or_explain, count, file_path, print_json
+from bot.cli.common import UsageProblem, card_or_explain, count, file_path, plural, print_json
 from bot.engine.analysis import LineAnalysis, analyze
 from bot.engine.cardfile import validate_card_text
 from bot.engine.errors import CardError, TileError
@@ -43,7 +43,8 @@ def register(commands: Any) -> None:
         if name == "analyze":
             p.add_argument("--visible", default="", metavar="TILES",
                            help="tiles out of reach: discards and other players' exposed naturals")
-            p.add_argument("--top", type=count(0, 10_000), default=0, metavar="N", help="show only the best N lines")
+            p.add_argument("--top", type=count(0, 10_000), default=0, metavar="N",
+                           help="show only the best N lines (0, the default: every line)")
             p.add_argument("--repeat", type=count(1, 100_000), default=1, metavar="N",
                            help="run the analysis N times (for timing from outside) and print once")
         p.add_argument("tiles", nargs="+", metavar="TILES", help='concealed tiles, e.g. "1B 1B 2C RD J"')
@@ -71,7 +72,7 @@ def run_list(args: argparse.Namespace) -> int:
             card = load_card_file(path)
         except CardError as exc:
             # Reported and skipped: one bad file never hides the others.
-            print(f"charleston: skipped {path}: {exc.problems[0]} ({len(exc.problems)} problem(s); run "
+            print(f"charleston: skipped {path}: {exc.problems[0]} ({plural(len(exc.problems), 'problem')}; run "
                   f"'charleston card validate {path}')", file=sys.stderr)
             continue
         print(f"{card_id:<14} {card.name} ({len(card.lines)} lines)")
@@ -98,7 +99,7 @@ def run_validate(args: argparse.Namespace) -> int:
     if problems:
         for problem in problems:
             print(problem, file=sys.stderr)
-        print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+        print(f"{plural(len(problems), 'problem')} found.", file=sys.stderr)
         return 1
     card = load_card_file(args.file)
     print(f"ok: {card.id}, {len(card.lines)} lines, {card.variant_count} concrete variants")

@@ -106,6 +106,13 @@ def file_path(text: str) -> str:
     return text
 
 
+def folder_path(text: str) -> str:
+    """An argparse type: a folder to write into (not empty, no NUL character, of a length a system accepts)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a folder, not an empty name")
+    return file_path(text)
+
+
 def db_target(text: str) -> str:
     """An argparse type: a database, the path of an SQLite file or a ``postgresql://`` URL."""
     target = file_path(text)
@@ -138,13 +145,14 @@ DB_HELP = "default: CHARLESTON_DB from the environment, else from .env, else ./c
 WRITE_HELP = "missing folders are created"
 
 
-def add_db_option(parser: argparse.ArgumentParser, help: str = "") -> None:
+def add_db_option(parser: argparse.ArgumentParser, help: str = "", *, creates: bool = False) -> None:
     """``--db`` for a command that works on the bot's database: when it is not given, :func:`fill_defaults` puts
     the database of the one rule there (``CHARLESTON_DB`` from the environment, then ``.env``, then
-    ``./charleston.db``). A command that records only when asked (``demo --db``) adds its own ``--db`` instead."""
+    ``./charleston.db``); ``creates``: a command that makes the database if it is missing. A command that records
+    only when asked (``demo --db``) adds its own ``--db`` instead."""
     parser.add_argument("--db", type=db_target, default=None, metavar="DB",
                         help=f"{help}; {DB_HELP}" if help else DB_HELP)
-    parser.set_defaults(db_from_settings=True)
+    parser.set_defaults(db_from_settings=True, db_creates=creates)
 
 
 def fill_defaults(args: argparse.Namespace) -> None:
@@ -154,6 +162,9 @@ def fill_defaults(args: argparse.Namespace) -> None:
             args.db = default_database()
         except SettingsError as exc:
             raise UsageProblem(f"{exc} (or give --db)") from None
+        if not getattr(args, "db_creates", False) and not is_postgres_url(args.db) and not Path(args.db).exists():
+            raise UsageProblem(f"no database at {args.db}, the default (CHARLESTON_DB from the environment or .env, "
+                               "else ./charleston.db): give --db FILE, or start one with 'charleston migrate'")
 
 
 def _make_folder(folder: Path, option: str, text: str) -> None:

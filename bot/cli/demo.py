@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.ai.selfplay import play_game
+from bot.cli.common import plural
 from bot.engine import payloads
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game, seat_wind
@@ -106,7 +107,7 @@ def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | N
         for p in money:
             say(f"   {seat_wind(game.state, p.payer):<6} pays {seat_wind(game.state, p.payee)} {p.amount} "
                 f"({p.reason})")
-    say(f"{game.state.turns} discards; {len(game.state.wall)} tiles left in the wall.")
+    say(f"{plural(game.state.turns, 'discard')}; {plural(len(game.state.wall), 'tile')} left in the wall.")
     return game
 
 

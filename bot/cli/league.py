@@ -63,7 +63,7 @@ def register(commands: Any) -> None:
 
     p = commands.add_parser("migrate", help="bring the database's schema up to date, or create a new one (the bot "
                             "does this on start-up)")
-    add_db_option(p, "a new file name creates the database")
+    add_db_option(p, "a new file name creates the database", creates=True)
     p.set_defaults(run=run_migrate)
 
     p = commands.add_parser("tables", help="tables kept in the database")
@@ -126,7 +126,8 @@ def run_standings(args: argparse.Namespace) -> int:
                 if not part["standings"]:
                     print(f"  {NO_PEOPLE}")
                 for rank, r in enumerate(part["standings"], start=1):
-                    print(f"  {rank:>2}. {r['name']:<20} {r['net']:>+7}  {r['games']} games, {r['wins']} wins "
+                    print(f"  {rank:>2}. {r['name']:<20} {r['net']:>+7}  {plural(r['games'], 'game')}, "
+                          f"{plural(r['wins'], 'win')} "
                           f"({r['mahjong_rate']:.0%}), {r['self_picks']} self-picked, {r['jokerless_wins']} jokerless")
         return 0
 
@@ -147,7 +148,7 @@ def run_tables_list(args: argparse.Namespace) -> int:
     async def work(db: Database) -> int:
         service = TableService(db)
         await service.restore()
-        rows = []
+        rows: list[dict[str, Any]] = []
         for table in service.tables.values():
             game = table.game
             rows.append({"table": table.table_id, "guild": table.row.guild_id, "channel": table.row.channel_id,
@@ -169,7 +170,7 @@ def run_tables_list(args: argparse.Namespace) -> int:
     return with_database(args.db, work, readonly=True)
 
 
-def _seat_text(seat: object) -> str:
+def _seat_text(seat: int | str | None) -> str:
     """A seat as a person reads it: a player's id, a computer and its level, or empty."""
     if seat is None:
         return "empty"

@@ -169,7 +169,7 @@ def standard_set(blanks: int = 0) -> TileSet:
     counts[Tile.F] = 8
     counts[Tile.J] = 8
     counts[Tile.BL] = blanks
-    return TileSet("standard" if not blanks else f"standard+{blanks} blanks", tuple(counts), Tile.J)
+    return TileSet("standard" if not blanks else f"standard, with {blanks} blanks", tuple(counts), Tile.J)
 
 
 def set_1946() -> TileSet:

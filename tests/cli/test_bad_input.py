@@ -52,7 +52,12 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     (["render", "tiles", "--width", "1000", "-o", "t.png"], "argument --width: give a whole number from 24 to 256"),
     (["render", "table", "--replay", EXAMPLE, "--step", "-1", "-o", "t.png"], "argument --step"),
     (["no-such-command"], "invalid choice: 'no-such-command'"),
-    (["standings"], "the following arguments are required: --db (see 'charleston standings --help')"),
+    (["standings"], "no database at charleston.db, the default (CHARLESTON_DB from the environment or .env"),
+    (["standings", "--db", "x.db", "--all-time", "--week", "2026-W48"], "--week: not allowed with argument --all"),
+    (["standings", "--db", "x.db", "--json", "--csv"], "argument --csv: not allowed with argument --json"),
+    (["paired", "--seeds", "9201-"], "'9201-' is not a list of seeds"),
+    (["render", "tiles", "-o", "tiles.jpg"], "the image is drawn as a PNG; give a name ending in .png"),
+    (["simulate", "--log", ""], "argument --log: give a folder, not an empty name"),
     (["card", "list", "--bogus"], "unrecognized arguments: --bogus"),
     (["card", "check", "--card", "practice", "1B" * 50_000], "is not a tile"),
     (["card", "check", "--card", "practice", "1B " * 300], "More than 200 tiles"),
@@ -76,7 +81,7 @@ def test_an_output_folder_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_an_output_that_would_overwrite_an_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    replay = tmp_path / "game.json"
+    replay = tmp_path / "game.png"  # a replay under an image's name, so that -o passes its own check
     replay.write_text(Path(EXAMPLE).read_text())
     line = refused(capsys, "render", "table", "--replay", str(replay), "-o", str(replay))
     assert "is one of this command's input files" in line

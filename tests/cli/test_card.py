@@ -108,7 +108,7 @@ def test_validate_broken_file_lists_problems_on_stderr(capsys, tmp_path) -> None
     lines = err.splitlines()
     assert lines[0].startswith(f"{path}:5: hand h1") and "13" in lines[0]
     assert lines[1].startswith(f'{path}:12: hand h2, group 1 "NNEE"')
-    assert lines[2] == "2 problem(s) found."
+    assert lines[2] == "2 problems found."
 
 
 def test_validate_reports_an_unknown_suit_letter(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -33,7 +33,7 @@ def test_render_rack_writes_png_and_prints_alt(tmp_path: Path, capsys: pytest.Ca
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--tiles", "J 2Q"], '"2Q" is not a tile'),
-    (["--tiles", "3B 3B 3B 3B 3B"], "has only 4"),
+    (["--tiles", "3B 3B 3B 3B 3B"], "a set holds only 4 of them"),
     (["--tiles", "1B 2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 5C", "--drawn", "6C"], "at most 14 tiles"),
     (["--tiles", "1B", "--exposed", "2B 2B"], "at least 3 tiles"),
     (["--tiles", "1B", "--drawn", "XX"], '"XX" is not a tile'),
@@ -47,9 +47,20 @@ def test_render_rack_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert not (tmp_path / "x.png").exists()
 
 
-def test_render_to_an_unwritable_place(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, stderr = run(["render", "rack", "--tiles", "1B", "-o", "/nonexistent/dir/x.png"], capsys)
-    assert code == 2 and "cannot write /nonexistent/dir/x.png" in stderr
+def test_render_to_a_place_behind_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes").write_text("mine")
+    target = tmp_path / "notes" / "x.png"
+    code, _, stderr = run(["render", "rack", "--tiles", "1B", "-o", str(target)], capsys)
+    assert code == 2 and f"{tmp_path / 'notes'} is a file, not a folder" in stderr
+    assert (tmp_path / "notes").read_text() == "mine"
+
+
+def test_render_into_a_missing_folder_creates_it_and_says_so(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "images" / "today" / "x.png"
+    code, _, stderr = run(["render", "rack", "--tiles", "1B", "-o", str(target)], capsys)
+    assert code == 0 and Image.open(target).format == "PNG"
+    assert f"charleston: created the folder {target.parent}" in stderr
 
 
 def test_render_table_from_a_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
