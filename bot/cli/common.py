@@ -203,7 +203,12 @@ def output_folder(text: str, option: str) -> Path:
 def database_to_write(target: str, option: str = "--db") -> str:
     """A database a command may create: a new SQLite file follows :func:`output_file`'s rule (its folders are
     created, and said); a PostgreSQL URL is left as it is."""
-    if not is_postgres_url(target) and not Path(target).exists():
+    if is_postgres_url(target):
+        return target
+    if Path(target).is_dir():
+        raise UsageProblem(f"{option} {target} is a folder; give the path of a database file, e.g. "
+                           f"{Path(target) / 'charleston.db'}")
+    if not Path(target).exists():
         output_file(target, option)
     return target
 

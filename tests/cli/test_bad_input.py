@@ -181,7 +181,7 @@ def test_a_self_drawn_mah_jongg_is_told_with_its_draw() -> None:
     narrator(table.act(Draw(1)))
     narrator(table.declare(1))
     told = "\n".join(lines)
-    assert "South draws East.\n\nMah Jongg! South wins with 369 #4, self-picked: 25 chips." in told
+    assert "South draws East Wind.\n\nMah Jongg! South wins with 369 #4, self-picked: 25 chips." in told
 
 
 # ------------------------------------------------------------------------------------------------- docs
