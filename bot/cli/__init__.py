@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
-from bot.cli import botcmd, card, dbcmd, league, play, render, replay, train
+from bot.cli import botcmd, card, dbcmd, league, play, render, replay, sample, train
 from bot.cli.common import UsageProblem, fill_defaults
 from bot.service.files import FileProblem
 from bot.store.db import DatabaseProblem
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.register(commands)
     botcmd.register(commands)
     train.register(commands)
+    sample.register(commands)
     return parser
 
 
