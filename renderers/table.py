@@ -36,6 +36,7 @@ from .common import (
     WHITE,
     Rendered,
     canvas,
+    counted,
     describe_group,
     draw_centered,
     ellipsize,
@@ -202,7 +203,7 @@ def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, seat
         x -= text_width(tag_font, text) + 16
         pill(draw, (x, top + 14), text, tag_font, back, ink)
         x -= 8
-    count = f"{seat.tiles} tiles"
+    count = counted(seat.tiles, "tile")
     count_font = fonts.regular(24)
     x -= text_width(count_font, count)
     middle = top + HEAD_H // 2
@@ -328,7 +329,7 @@ def _winning_caption(view: PublicView, card: Card | None) -> str:
 def table_alt(view: PublicView, labels: Sequence[str], wild: Tile | None = Tile.J, card: Card | None = None) -> str:
     """The alt text of the table image: status, wall, seats and exposures, the discards by tile (no concealed
     tile)."""
-    parts = [f"Mah Jongg table, game {view.game_no}. {status(view)}. {view.wall} tiles left in the wall."]
+    parts = [f"Mah Jongg table, game {view.game_no}. {status(view)}. {counted(view.wall, 'tile')} left in the wall."]
     winning = _winning_groups(view)
     if winning:
         won = _winning_tile(view)
@@ -338,7 +339,7 @@ def table_alt(view: PublicView, labels: Sequence[str], wild: Tile | None = Tile.
         marks = "".join(f", {text.lower()}" for text, _, _ in _tags(view, seat))
         exposed = " and ".join(describe_group(g, wild) for g in seat.exposures)
         who = seat.wind if labels[seat.seat] == seat.wind else f"{seat.wind}, {labels[seat.seat]}"
-        parts.append(f"{who}{marks}: {seat.tiles} concealed tiles, "
+        parts.append(f"{who}{marks}: {counted(seat.tiles, 'concealed tile')}, "
                      + (f"exposed {exposed}." if exposed else "no exposures."))
     if not view.discards:
         return " ".join([*parts, "No discards yet."])

@@ -148,7 +148,7 @@ def test_render_standings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert stdout.startswith("Weekly standings, ") and "Ruth" in stdout and "Sadie" in stdout
     code, stdout, _ = run(["render", "standings", "--db", str(path), "--guild", "77", "--season", "-o", str(out)],
                           capsys)
-    assert code == 0 and "cumulative net chips over 1 weeks" in stdout
+    assert code == 0 and "cumulative net chips over 1 week for" in stdout
     code, stdout, _ = run(["render", "standings", "--db", str(path), "--week", "2001-W01", "-o", str(out)], capsys)
     assert code == 0 and stdout.strip() == "Weekly standings, week of 1 Jan 2001: no games this week."
 
