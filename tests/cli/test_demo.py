@@ -59,6 +59,7 @@ def test_wind_tiles_are_named_as_tiles_not_seats(capsys: pytest.CaptureFixture[s
     assert "   First right: East receives East Wind, 9 Bam and 2 Crak." in lines
 
 
+@pytest.mark.slow
 def test_a_recorded_demo_says_where_after_the_payouts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     told = demo(capsys, "--seed", "2026")
     recorded = demo(capsys, "--seed", "2026", "--db", str(tmp_path / "demo.db"))
