@@ -53,8 +53,8 @@ class Narrator:
 
     def __call__(self, events: list[Event]) -> None:
         for event in events:
-            line = self.line(event)
-            if line:
+            told = self.line(event)
+            for line in told.split("\n") if told else ():  # one say a line, so --delay paces each
                 self.say(line)
 
     def line(self, event: Event) -> str:

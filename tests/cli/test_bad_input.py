@@ -146,7 +146,7 @@ def test_the_demo_writes_no_file_unless_asked(tmp_path: Path, monkeypatch: pytes
     assert list(tmp_path.iterdir()) == []
     code, out, _ = run(capsys, "demo", "--seed", "5", "--db", "demo.db", "--images", "pictures")
     assert code == 0
-    assert "in demo.db." in out
+    assert "in demo.db; computer players are not in the standings." in out
     said = re.search(r"Wrote (\d+) images to pictures: (.*)", out)
     assert said is not None and sorted(said.group(2).split(", ")) == sorted(os.listdir("pictures"))
     assert sorted(os.listdir(".")) == ["demo.db", "pictures"]
@@ -155,7 +155,7 @@ def test_the_demo_writes_no_file_unless_asked(tmp_path: Path, monkeypatch: pytes
 def _told(db: Path | None) -> list[str]:
     lines: list[str] = []
     run_demo(2026, "normal", lines.append, None if db is None else str(db))
-    return [line for line in lines if not line.startswith("\nRecorded as game")]
+    return [line for line in lines if not line.startswith("Recorded as game")]
 
 
 def test_the_recorded_demo_tells_each_pass_under_its_own_heading(tmp_path: Path) -> None:
