@@ -40,7 +40,7 @@ FUZZ = settings(max_examples=int(os.environ.get("CHARLESTON_FUZZ_EXAMPLES", "40"
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large, HealthCheck.large_base_example])
 OUTPUT_OPTIONS = ("-o", "--output", "--log", "--images", "--to", "--jsonl")
-WRITING_COMMANDS = ("simulate", "demo", "resume", "migrate")  # their --db is their output
+WRITING_COMMANDS = ("simulate", "demo", "resume", "migrate", "sample-week")  # their --db is their output
 
 
 # ------------------------------------------------------------------------------------------------- the check
@@ -251,6 +251,7 @@ COMMANDS = [
     ["paired", "--seeds", "{}", "--games", "1", "--candidate", "{}", "--rules", "{}"],
     ["paired", "--seeds", "1", "--games", "1", "--jsonl", "{}", "--json"],
     ["paired", "--summary", "{}", "--versus", "{}"],
+    ["sample-week", "--db", "{}", "--games", "1", "--seed", "{}", "--guild", "{}"],
 ]
 
 
