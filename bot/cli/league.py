@@ -22,6 +22,7 @@ from bot.cli.common import (
     same_file,
     with_database,
 )
+from bot.service.leagues import LeagueService
 from bot.service.tables import TableService
 from bot.service.weeks import read_week, week_name
 from bot.store import ledger
@@ -33,11 +34,18 @@ from bot.store.standings import get_league, standings, to_csv, weekly_standings
 
 def register(commands: Any) -> None:
     """Add `charleston ledger`, `standings`, `backup`, `migrate` and `tables` to the command line."""
-    p = commands.add_parser("ledger", help="check the chip ledger")
+    p = commands.add_parser("ledger", help="check or export the chip ledger")
     sub = p.add_subparsers(dest="ledger_command", required=True, metavar="ACTION")
     v = sub.add_parser("verify", help="every game's entries sum to zero and no game is settled twice")
     add_db_option(v)
     v.set_defaults(run=run_verify)
+    e = sub.add_parser("export", help="every posting of a server's ledger as CSV, as /ledger export gives it")
+    add_db_option(e)
+    e.add_argument("--guild", type=guild_id, default=None, metavar="ID", help="default: the database's only guild")
+    e.add_argument("-o", "--output", type=file_path, default=None, metavar="FILE.csv",
+                   help=f"the CSV file to write (an existing file is replaced; {WRITE_HELP}); default: standard "
+                   "output")
+    e.set_defaults(run=run_export)
 
     p = commands.add_parser("standings", help="a league's weekly (or all-time) standings",
                             description="The standings of the people who played: computer players are not "
@@ -89,6 +97,32 @@ def run_verify(args: argparse.Namespace) -> int:
         return 1
 
     return with_database(args.db, work, readonly=True)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """`ledger export`: a guild's postings as CSV, on stdout or into -o."""
+    if args.output is not None and same_file(args.output, args.db):
+        raise UsageProblem(f"-o {args.output} is the database; choose another output file")
+
+    async def work(db: Database) -> str:
+        guilds = [row[0] for row in await db.fetchall("SELECT DISTINCT guild_id FROM games ORDER BY guild_id")]
+        if args.guild is None and len(guilds) > 1:
+            raise UsageProblem(f"the database holds several guilds ({', '.join(map(str, guilds))}); choose one "
+                               "with --guild")
+        guild = args.guild if args.guild is not None else (guilds[0] if guilds else 0)
+        text, _ = await LeagueService(db).ledger_csv(guild, None)
+        return text
+
+    text = with_database(args.db, work, readonly=True)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        output_file(args.output, "-o").write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageProblem(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    print(f"wrote {args.output}: {plural(text.count(chr(10)) - 1, 'posting')}", file=sys.stderr)
+    return 0
 
 
 def run_standings(args: argparse.Namespace) -> int:

@@ -26,7 +26,8 @@ def test_analyze_help_says_what_top_0_means(capsys: pytest.CaptureFixture[str]) 
     assert "show only the best N lines (0, the default: every line)" in help_text(capsys, "card", "analyze")
 
 
-@pytest.mark.parametrize("argv", [["standings"], ["ledger", "verify"], ["tables", "list"], ["tables", "resume"],
+@pytest.mark.parametrize("argv", [["standings"], ["ledger", "verify"], ["ledger", "export"], ["tables", "list"],
+                                  ["tables", "resume"],
                                   ["backup"], ["migrate"], ["render", "standings"]])
 def test_every_db_command_states_the_default_database(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     assert "default: CHARLESTON_DB from the environment, else from .env, else ./charleston.db" in help_text(
@@ -34,7 +35,7 @@ def test_every_db_command_states_the_default_database(capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize("argv", [["backup"], ["render", "rack"], ["train"], ["simulate"], ["demo"], ["paired"],
-                                  ["sample-week"], ["db", "copy"]])
+                                  ["sample-week"], ["db", "copy"], ["ledger", "export"]])
 def test_every_command_that_writes_a_file_says_missing_folders_are_created(
         capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     assert "missing folders are created" in help_text(capsys, *argv)

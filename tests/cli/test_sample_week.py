@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections import Counter
 from pathlib import Path
@@ -38,5 +40,9 @@ def test_a_sample_week_fills_the_standings_that_computers_alone_leave_empty(
     assert sum(r["net"] for r in rows) == 0 and sum(r["games"] for r in rows) == 8
     assert main(["ledger", "verify", "--db", str(path)]) == 0
     capsys.readouterr()
+    assert main(["ledger", "export", "--db", str(path)]) == 0
+    postings = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {p["player_name"] for p in postings} == {r["name"] for r in rows}
+    assert sum(int(p["amount"]) for p in postings) == 0 and len({p["game_id"] for p in postings}) == 2
     assert main(["sample-week", "--db", str(path)]) == 2
     assert "already holds games of guild 1" in capsys.readouterr().err

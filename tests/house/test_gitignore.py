@@ -10,7 +10,7 @@ from support.paths import ROOT
 
 SECRET = ".env"
 WRITTEN = ("charleston.db", "charleston.db-wal", "sample.db", "backups/charleston-2026-11-21.db", "standings.png",
-           "rack.png", "deals.jsonl", "demo-images/table.png")
+           "rack.png", "deals.jsonl", "sample-ledger.csv", "demo-images/table.png")
 KEPT = ("docs/images/rack.png", "data/models/learned.json", ".env.example")
 
 
