@@ -252,6 +252,7 @@ COMMANDS = [
     ["paired", "--seeds", "1", "--games", "1", "--jsonl", "{}", "--json"],
     ["paired", "--summary", "{}", "--versus", "{}"],
     ["sample-week", "--db", "{}", "--games", "1", "--seed", "{}", "--guild", "{}"],
+    ["ledger", "export", "--db", "{}", "--guild", "{}", "-o", "{}"],
 ]
 
 
