@@ -108,7 +108,7 @@ def test_validate_broken_file_lists_problems_on_stderr(capsys, tmp_path) -> None
     lines = err.splitlines()
     assert lines[0].startswith(f"{path}:8: hand h1") and "13" in lines[0]  # the line of its pattern
     assert lines[1].startswith(f'{path}:15: hand h2, group 1 "NNEE"')
-    assert lines[2] == ("2 problem(s) found. How to write each kind of line: the tutorial at the top of "
+    assert lines[2] == ("2 problems found. How to write each kind of line: the tutorial at the top of "
                         "docs/card-format.md.")
 
 
@@ -130,7 +130,7 @@ def test_validate_prints_warnings_with_its_report_and_still_exits_0(capsys, tmp_
     assert code == 0 and err == ""
     warning, ok = out.splitlines()
     assert warning.startswith(f"{path}:9: hand h1: warning: the line has a shift but no note")
-    assert ok == "ok: w, 1 lines, 27 concrete variants; 1 warning(s)"
+    assert ok == "ok: w, 1 line, 27 concrete variants; 1 warning"
 
 
 def test_validate_exits_1_for_toml_mistakes_and_lists_them_all(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -141,7 +141,7 @@ def test_validate_exits_1_for_toml_mistakes_and_lists_them_all(capsys, tmp_path)
     assert code == 1 and out == ""
     lines = err.splitlines()
     assert [line.split(": not valid TOML")[0] for line in lines[:2]] == [f"{path}:8", f"{path}:9"]
-    assert lines[2].startswith("2 problem(s) found.")
+    assert lines[2].startswith("2 problems found.")
 
 
 def test_validate_missing_file(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]

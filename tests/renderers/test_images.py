@@ -116,7 +116,7 @@ def test_table_size_mode_budget_and_alt() -> None:
     assert alt.startswith("Mah Jongg table, game 1. West to draw. 31 tiles left in the wall.")
     assert "South, Sadie: 6 concealed tiles, exposed Kong of White Dragon and Pung of 1 Crak with 1 joker." in alt
     assert "West, Ida, to play:" in alt and "North, Dorothy, dead:" in alt
-    assert "68 discards; the latest is South, from South." in alt
+    assert "68 discards; the latest is South Wind, from South." in alt
     assert "Out by tile: 1 Bam 3, 2 Bam 3," in alt and alt.endswith("Flower 3, Joker 1.")
     assert len(alt) <= ALT_LIMIT
 
@@ -171,7 +171,8 @@ def test_table_with_no_discards_and_odd_names() -> None:
     view = samples.table(discards=(), phase=Phase.PLAY)
     image = render_table(view, ["🀄", None, "Zoë", "x" * 300])
     assert "No discards yet." in image.alt
-    assert "East, Seat 0" in image.alt and "West, Zoë" in image.alt
+    assert "West, Zoë" in image.alt and "Seat" not in image.alt
+    assert "East: 6 concealed tiles" in image.alt and "South: 6" in image.alt  # no printable name: the wind
 
 
 def test_card_sheet_sizes_and_alt(practice: Card) -> None:
@@ -262,3 +263,24 @@ def test_empty_week_and_season() -> None:
     assert (season.width, season.height) == (824, 560)
     assert "1. Ruth: +84 after 2 weeks." in season.alt
     assert render_season("2026", []).alt == "Season, 2026: no games."
+
+
+@pytest.mark.parametrize("how", ["self_pick", "discard", "heavenly"])
+def test_the_table_title_names_the_winner_whole_however_long(how: str) -> None:
+    from renderers.common import text_width
+    from renderers.table import HOW, TITLE_ROOM, status, title_font
+
+    view = public_view(replay(json.loads(EXAMPLE.read_text()), load_card("practice")).game)
+    assert view.result is not None
+    for winner in range(4):
+        done = replace(view, phase=Phase.FINISHED, result=replace(view.result, winner=winner, how=how))
+        said = status(done)
+        assert said.startswith("Mah Jongg! ") and said.endswith(HOW[how])
+        assert text_width(title_font(said), said) <= TITLE_ROOM
+
+
+def test_a_table_without_names_calls_each_seat_by_its_wind() -> None:
+    image = render_table(samples.table(discards=(), phase=Phase.PLAY))
+    assert "Seat" not in image.alt
+    for wind in ("East", "South", "West", "North"):
+        assert f"{wind}: " in image.alt or f"{wind}, " in image.alt
