@@ -102,8 +102,8 @@ def run_validate(args: argparse.Namespace) -> int:
         print(warning)
     warned = f"; {plural(len(report.warnings), 'warning')}" if report.warnings else ""
     if report.problems or report.card is None:
-        print(f"{plural(len(report.problems), 'problem')} found{warned}. How to write each kind of line: the tutorial at "
-              f"the top of {HELP}.", file=sys.stderr)
+        print(f"{plural(len(report.problems), 'problem')} found{warned}. How to write each kind of line: "
+              f"the tutorial at the top of {HELP}.", file=sys.stderr)
         return 1
     card = report.card
     print(f"ok: {card.id}, {plural(len(card.lines), 'line')}, {plural(card.variant_count, 'concrete variant')}{warned}")
