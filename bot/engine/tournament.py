@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .state import Payout, Result, Seat
 
@@ -133,6 +134,20 @@ class Outcome:
     exposures: int = 0
     dead: frozenset[int] = field(default_factory=frozenset)
 
+    def to_json(self) -> dict[str, object]:
+        """The stored form (a game recorded at a physical table keeps its outcome so)."""
+        return {"seats": list(self.seats), "how": self.how, "winner": self.winner, "value": self.value,
+                "self_pick": self.self_pick, "jokerless": self.jokerless,
+                "singles_and_pairs": self.singles_and_pairs, "discarder": self.discarder,
+                "exposures": self.exposures, "dead": sorted(self.dead)}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Outcome:
+        """Read the stored form."""
+        return Outcome(tuple(data["seats"]), data["how"], data["winner"], data["value"], data["self_pick"],
+                       data["jokerless"], data["singles_and_pairs"], data["discarder"], data["exposures"],
+                       frozenset(data["dead"]))
+
 
 def outcome_of(state: Mapping[str, object]) -> Outcome | None:
     """The outcome of a finished game from its stored state (``GameState.to_json``: only its seats and result are
@@ -196,3 +211,80 @@ def recorded_payouts(outcome: Outcome) -> list[Payout]:
             reasons.append("jokerless")
         transfers.append(Payout(payer, winner, outcome.value * factor, ", ".join(reasons) or "the hand's value"))
     return transfers
+
+
+# -- how a league ranks its players -----------------------------------------------------------------------------
+
+UNITS = ("chips", "tournament")
+RULES = ("total", "best", "average")
+MAX_BEST = 50  # best N games a week: N at most this
+MAX_MINIMUM = 500  # a season average's minimum number of games: at most this
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueScoring:
+    """What a league's standings count and how they rank: ``unit`` ``chips`` (each game's net chips, as the ledger
+    settles them) or ``tournament`` (each game's points, :func:`game_points` with ``tournament``); ``rule``
+    ``total`` (every game), ``best`` (each player's ``best`` best games of each week) or ``average`` (points a game,
+    a player ranked once she has played ``minimum`` games in a season)."""
+
+    unit: str = "chips"
+    tournament: TournamentScoring = field(default_factory=TournamentScoring)
+    rule: str = "total"
+    best: int = 4
+    minimum: int = 5
+
+    def __post_init__(self) -> None:
+        if self.unit not in UNITS:
+            raise ScoringError(f"A league scores in chips or tournament points, not '{self.unit}'.")
+        if self.rule not in RULES:
+            raise ScoringError(f"The standings rank by total, best or average, not '{self.rule}'.")
+        if not 1 <= self.best <= MAX_BEST:
+            raise ScoringError(f"Best N games a week counts 1 to {MAX_BEST} games, not {self.best}.")
+        if not 1 <= self.minimum <= MAX_MINIMUM:
+            raise ScoringError(f"A season average needs a minimum of 1 to {MAX_MINIMUM} games, not {self.minimum}.")
+
+    @property
+    def points(self) -> bool:
+        """Whether games score tournament points (else chips)."""
+        return self.unit == "tournament"
+
+    @property
+    def plain(self) -> bool:
+        """Chips totalled over every game: the standings as they were before leagues chose their scoring."""
+        return self.unit == "chips" and self.rule == "total"
+
+    def what(self) -> str:
+        """What a standings row's number is, for a column or a chart: "net chips", "points", "points a game"."""
+        unit = "points" if self.points else "chips"
+        if self.rule == "average":
+            return f"{unit} a game"
+        if self.rule == "best":
+            return f"{unit}, best {self.best} a week"
+        return "net chips" if unit == "chips" else "points"
+
+    def describe(self) -> str:
+        """The league's scoring in a sentence or two, for people."""
+        if self.points:
+            name = PRESETS[self.tournament.preset].source if self.tournament.preset in PRESETS else "custom numbers"
+            unit = f"tournament points ({name}): {self.tournament.describe()}"
+        else:
+            unit = "chips, as the ledger settles each game"
+        rule = {"total": "every game counts",
+                "best": f"each player's best {self.best} game{'s' if self.best != 1 else ''} of each week count",
+                "average": f"ranked by the average a game; in a season a player is ranked once she has played "
+                           f"{self.minimum} game{'s' if self.minimum != 1 else ''}"}[self.rule]
+        return f"Scoring: {unit}. Standings: {rule}."
+
+    def to_json(self) -> dict[str, object]:
+        """The stored form (``leagues.scoring``)."""
+        return {"unit": self.unit, "tournament": self.tournament.to_json(), "rule": self.rule, "best": self.best,
+                "minimum": self.minimum}
+
+    @staticmethod
+    def from_json(data: Mapping[str, object]) -> LeagueScoring:
+        """Read the stored form; ``{}`` is chips and totals (every league before scoring could be chosen)."""
+        raw = data.get("tournament", {})
+        tournament = TournamentScoring.from_json(raw if isinstance(raw, Mapping) else {})
+        return LeagueScoring(str(data.get("unit", "chips")), tournament, str(data.get("rule", "total")),
+                             _number(data, "best", 4), _number(data, "minimum", 5))

@@ -20,10 +20,11 @@ from datetime import UTC, datetime, timedelta
 from bot.store import leagues as store
 from bot.store.db import Database
 from bot.store.leagues import LeagueRow, PostRow
-from bot.store.standings import Standing, standings, week_bounds, week_label
+from bot.store.standings import Standing, week_bounds, week_label
 
 from .clock import Clock
 from .leagues import next_week
+from .scoring import league_standings
 from .weeks import week_name
 
 MAX_CATCH_UP = 12  # after a long downtime, at most this many missed weeks per league are posted (the latest)
@@ -118,7 +119,7 @@ class WeeklyPosts:
 
     async def _job(self, league: LeagueRow, week: str, record: PostRow | None) -> PostJob:
         start, end = week_bounds(league.weeks, week)
-        rows = await standings(self.db, league.guild_id, start, end, league_id=league.league_id)
+        rows = await league_standings(self.db, league, start, end)
         return PostJob(league, week, start, end, rows, record)
 
     async def next_wakeup(self) -> datetime | None:
