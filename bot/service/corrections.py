@@ -83,7 +83,7 @@ class Corrections:
 
     async def made(self, league: LeagueRow, start: datetime | None = None,
                    end: datetime | None = None) -> list[CorrectionRow]:
-        """The league's corrections made in [start, end), oldest first (the standings' detail)."""
+        """The league's corrections of the games that ended in [start, end), oldest first (the standings' detail)."""
         def iso(moment: datetime | None) -> str | None:
             return moment.astimezone(UTC).isoformat(timespec="milliseconds") if moment else None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -34,7 +34,7 @@ from bot.store.standings import (
 from bot.store.standings import Standing as Standing
 
 from .clock import Clock, SystemClock
-from .corrections import Corrections
+from .corrections import CorrectionRow, Corrections
 from .errors import ErrorKind, TableError
 from .guild_cards import GuildCards
 from .scoring import league_standings
@@ -61,6 +61,7 @@ class WeekStandings:
     start: datetime
     end: datetime
     rows: list[Standing]
+    corrections: list[CorrectionRow] = field(default_factory=list)  # voids and recorded games made in the week
 
     @property
     def name(self) -> str:
@@ -87,6 +88,7 @@ class SeasonStandings:
     season: SeasonRow | None
     weeks: list[tuple[str, list[Standing]]]
     totals: list[Standing]
+    corrections: list[CorrectionRow] = field(default_factory=list)  # voids and recorded games made in the season
 
     @property
     def named_weeks(self) -> list[tuple[str, list[Standing]]]:
@@ -364,7 +366,7 @@ class LeagueService:
         """One week's standings of the league."""
         start, end = week_bounds(league.weeks, label)
         rows = await league_standings(self.db, league, start, end)
-        return WeekStandings(league, label, start, end, rows)
+        return WeekStandings(league, label, start, end, rows, await self.corrections.made(league, start, end))
 
     async def season(self, league: LeagueRow, name: str | None, *, all_games: bool = False) -> SeasonStandings:
         """A season's standings (``name``, else the running season, else every game so far; with ``all_games``,
@@ -395,7 +397,8 @@ class LeagueService:
             rows = await league_standings(self.db, league, max(week_start, start),
                                           week_end if end is None else min(week_end, end))
             weeks.append((label, rows))
-        return SeasonStandings(league, season, weeks, totals)
+        made = await self.corrections.made(league, start if season else None, end)
+        return SeasonStandings(league, season, weeks, totals, made)
 
     async def server_week(self, guild_id: int, text: str | None = None) -> ServerStandings:
         """A server's standings for one week over all its tables, with or without a league (the command line's

@@ -15,6 +15,7 @@ from bot.engine.actions import Action
 from bot.engine.card import Card
 from bot.engine.rules import TableRules
 
+from .corrections import GameRow, PhysicalGame
 from .display import Display
 from .guild_cards import CardInfo
 from .hints import Hint
@@ -131,12 +132,36 @@ class CardCalls(Protocol):
         """Make a card the guild's default for new tables."""
 
 
+class CorrectionCalls(Protocol):
+    """What the Discord layer asks of a league's corrections (issue 31): voids and games recorded at a physical
+    table."""
+
+    async def void(self, guild_id: int, game_id: int, reason: str, by: int, by_name: str) -> GameRow:
+        """Void a finished game of the guild: its chips put back by a correcting transaction."""
+
+    async def recent(self, guild_id: int, league: LeagueRow | None) -> list[GameRow]:
+        """The guild's (or league's) latest finished games, for suggestions."""
+
+    async def record(self, league: LeagueRow, game: PhysicalGame, by: int, by_name: str) -> int:
+        """Record a game played at a physical table; its game number."""
+
+
 class LeagueCalls(Protocol):
     """What the Discord layer asks of the league service."""
 
     @property
     def cards(self) -> CardCalls:
         """The servers' cards."""
+
+    @property
+    def corrections(self) -> CorrectionCalls:
+        """Voids and recorded games."""
+
+    async def set_scoring(self, league: LeagueRow, *, unit: str | None = None, preset: str | None = None,
+                          self_pick: int | None = None, jokerless: int | None = None, wall: int | None = None,
+                          throw_penalty: str | None = None, rule: str | None = None, best: int | None = None,
+                          minimum: int | None = None) -> LeagueRow:
+        """Change what the league's standings count and how they rank."""
 
     def now_iso(self) -> str:
         """The service clock's time as stored."""

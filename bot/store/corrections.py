@@ -178,16 +178,17 @@ async def _physical_table(conn: Connection, game: Recorded, made_by: int, now: s
 
 async def corrections(db: Database, guild_id: int, league_id: int | None, start: str | None = None,
                       end: str | None = None) -> list[CorrectionRow]:
-    """The guild's (or league's) corrections made in [start, end) (ISO, UTC), oldest first."""
+    """The guild's (or league's) corrections of the games that ended in [start, end) (ISO, UTC), oldest first: the
+    detail of those games' standings, whenever the correction was made."""
     where, params = "gc.guild_id = ?", list[object]([guild_id])
     if league_id is not None:
         where += " AND tb.league_id = ?"
         params.append(league_id)
     if start is not None:
-        where += " AND gc.made_at >= ?"
+        where += " AND g.ended_at >= ?"
         params.append(start)
     if end is not None:
-        where += " AND gc.made_at < ?"
+        where += " AND g.ended_at < ?"
         params.append(end)
     rows = await db.fetchall(
         "SELECT gc.game_id, gc.kind, gc.reason, gc.made_by, COALESCE(p.display_name, CAST(gc.made_by AS TEXT)), "

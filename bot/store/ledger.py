@@ -191,10 +191,12 @@ async def guild_postings(db: Database, guild_id: int, *, league_id: int | None =
     rows = await db.fetchall(
         f"SELECT t.txn_id, t.created_at, t.kind, t.game_id, g.table_id, l.name, p.account, p.player_id, "
         f"pl.display_name, p.seat, p.amount, p.reason, t.memo, gc.kind, gc.made_by, pm.display_name, gc.made_at, "
-        f"gc.reason FROM ledger_postings p "
-        f"JOIN ledger_transactions t USING (txn_id) LEFT JOIN games g ON g.game_id = t.game_id "
+        f"gc.reason FROM ledger_transactions t "
+        # a correction that moved no chips (the void of a wall game) is still a line, with no account
+        f"LEFT JOIN ledger_postings p ON p.txn_id = t.txn_id LEFT JOIN games g ON g.game_id = t.game_id "
         f"LEFT JOIN tables tb ON tb.table_id = g.table_id LEFT JOIN leagues l ON l.league_id = tb.league_id "
         f"LEFT JOIN players pl ON pl.player_id = p.player_id "
         f"LEFT JOIN game_corrections gc ON gc.txn_id = t.txn_id LEFT JOIN players pm ON pm.player_id = gc.made_by "
-        f"WHERE {where} ORDER BY t.txn_id, p.posting_id", params)
+        f"WHERE {where} AND (p.posting_id IS NOT NULL OR gc.kind IS NOT NULL) ORDER BY t.txn_id, p.posting_id",
+        params)
     return [tuple(r) for r in rows]
