@@ -14,11 +14,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.engine.tournament import LeagueScoring, game_points
+from bot.engine.tournament import PRESETS, game_points
+from bot.engine.tournament import LeagueScoring as LeagueScoring  # re-exported: the cogs see the service's names
 from bot.store.db import Database
 from bot.store.leagues import LeagueRow
 from bot.store.scores import GameFacts, game_facts
 from bot.store.standings import League, Standing, standings, week_label
+
+PRESET_NAMES = tuple(PRESETS)  # the published tournament scorings a league may choose (docs/rules.md)
+RULE_NAMES = {"total": "total: every game", "best": "best N games a week", "average": "season average, with a minimum"}
 
 
 def game_scores(game: GameFacts, scoring: LeagueScoring) -> dict[int, int]:

@@ -131,6 +131,9 @@ class CardCalls(Protocol):
     async def set_default(self, guild_id: int, name: str, now: str) -> Card:
         """Make a card the guild's default for new tables."""
 
+    async def default_name(self, guild_id: int) -> str:
+        """The guild's default card's name."""
+
 
 class CorrectionCalls(Protocol):
     """What the Discord layer asks of a league's corrections (issue 31): voids and games recorded at a physical
