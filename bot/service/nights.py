@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -20,7 +21,9 @@ from bot.store import leagues as league_store
 from bot.store import nights as store
 from bot.store.db import Database
 from bot.store.leagues import LeagueRow
-from bot.store.nights import NightRow, NightTable, SignUp
+from bot.store.nights import NightRow as NightRow  # re-exported: the cogs see the service's names
+from bot.store.nights import NightTable as NightTable
+from bot.store.nights import SignUp as SignUp
 from bot.store.scores import game_facts
 from bot.store.standings import Standing
 
@@ -95,11 +98,13 @@ class NightJob:
 class Nights:
     """The league nights of every guild."""
 
-    def __init__(self, db: Database, clock: Clock, tables: TableService, leagues: LeagueService) -> None:
+    def __init__(self, db: Database, clock: Clock, tables: TableService, leagues: LeagueService,
+                 owns: Callable[[int], bool] = lambda guild: True) -> None:
         self.db = db
         self.clock = clock
         self.tables = tables
         self.leagues = leagues
+        self.owns = owns  # the guilds whose tables this process runs (a cluster's shards): it runs their nights
 
     def _now(self) -> datetime:
         return self.clock.now().astimezone(UTC)
@@ -189,6 +194,8 @@ class Nights:
         """Take every step that is due; what the Discord layer must do."""
         jobs: list[NightJob] = []
         for night in await store.running(self.db):
+            if not self.owns(night.guild_id):
+                continue
             try:
                 jobs += await self._step(night)
             except Exception:  # one night's trouble must not stop the others'

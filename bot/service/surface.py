@@ -29,6 +29,7 @@ from .leagues import (
     Statement,
     WeekStandings,
 )
+from .nights import NightJob, NightView
 from .updates import SeatUpdate, TableOptions, TableUpdate, TableView
 
 
@@ -147,6 +148,36 @@ class CorrectionCalls(Protocol):
 
     async def record(self, league: LeagueRow, game: PhysicalGame, by: int, by_name: str) -> int:
         """Record a game played at a physical table; its game number."""
+
+
+class NightCalls(Protocol):
+    """What the Discord layer asks of the league nights (issue 31)."""
+
+    async def schedule(self, league: LeagueRow, *, when: str, rounds: int, games: int | None, minutes: int | None,
+                       remainder: str, absent: str, close_minutes: int, computer_delay: float,
+                       by: int) -> NightView:
+        """Schedule a night."""
+
+    async def signup_posted(self, night_id: int, message_id: int) -> None:
+        """Where the sign-up message is."""
+
+    async def view(self, night_id: int, guild_id: int | None = None) -> NightView:
+        """A night as shown."""
+
+    async def answer(self, guild_id: int, night_id: int, player_id: int, name: str, coming: bool) -> NightView:
+        """I'm in / Can't come."""
+
+    async def tick(self) -> list[NightJob]:
+        """Take every step that is due; what the Discord layer must do."""
+
+    async def deal(self, night_id: int, round_no: int, table_no: int) -> None:
+        """Deal a table's first game, once it is shown."""
+
+    async def results_posted(self, night_id: int, message_id: int) -> None:
+        """The results are in the channel."""
+
+    async def results_failed(self, night_id: int, tries: int) -> None:
+        """The results could not be posted."""
 
 
 class LeagueCalls(Protocol):

@@ -17,13 +17,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service.corrections import PhysicalGame
-from bot.service.errors import TableError
+from bot.service.errors import ErrorKind, TableError
 from bot.service.leagues import DAYS, LeagueRow
 from bot.service.scoring import PRESET_NAMES, RULE_NAMES
-from bot.service.surface import LeagueCalls
+from bot.service.surface import LeagueCalls, NightCalls
 
 from ..door import Door, Interaction
+from ..failures import DiscordFailure
 from ..show import league_look as looks
+from ..show import night_look
 from .common import CardNames, Choices, LeagueNames, guild_of, here, matching, require_manager
 
 Person = discord.User | discord.Member
@@ -88,10 +90,13 @@ class LeagueAdmin(LeagueNames, CardNames, commands.GroupCog, group_name="league-
     season = app_commands.Group(name="season", description="Start or end a league's season")
     game = app_commands.Group(name="game", description="Void a game, or record one played at a physical table")
 
-    def __init__(self, leagues: LeagueCalls, door: Door, wake_poster: Callable[[], None]) -> None:
+    def __init__(self, leagues: LeagueCalls, door: Door, wake_poster: Callable[[], None],
+                 nights: NightCalls | None = None, wake_nights: Callable[[], None] = lambda: None) -> None:
         self.leagues = leagues
         self.door = door
         self._wake_poster = wake_poster  # the weekly poster looks for due posts now
+        self.nights = nights
+        self._wake_nights = wake_nights  # the night runner looks for due steps now
         super().__init__()
 
     async def _league(self, interaction: Interaction, league: str | None) -> LeagueRow:
@@ -252,3 +257,52 @@ class LeagueAdmin(LeagueNames, CardNames, commands.GroupCog, group_name="league-
         typed = typed.strip().lower()
         return [app_commands.Choice(name=f"{line.id} · {line.value}", value=line.id) for line in chosen.lines
                 if typed in line.id.lower()][:25]
+
+    @app_commands.command(name="night", description="Schedule a league night: sign-ups, tables and rounds run by "
+                                                    "the bot")
+    @app_commands.describe(
+        when="date and time in the league's time zone, like 2026-12-02 19:00 or 2 Dec 7pm",
+        rounds="how many rounds (players are reseated between rounds)",
+        games_per_round="games at each table per round (default 4)",
+        minutes_per_round="or: minutes per round (the games under way then are finished)",
+        remainder="players over a multiple of four: computers fill a table's seats, or tables of three",
+        absent="an absent player's seat is played by a computer; her game then counts, or scores 0 points",
+        close_minutes="sign-up closes this many minutes before the start (default 10)",
+        computer_delay="seconds a computer player waits before each move (0 to 5)", league="which league")
+    @app_commands.choices(
+        remainder=[app_commands.Choice(name="computers fill the seats", value="computers"),
+                   app_commands.Choice(name="tables of three", value="three")],
+        absent=[app_commands.Choice(name="counts as played", value="counts"),
+                app_commands.Choice(name="scores 0 points", value="zero")])
+    @app_commands.autocomplete(league=LeagueNames.league_names)
+    async def night(self, interaction: Interaction, when: app_commands.Range[str, 1, 40],
+                    rounds: app_commands.Range[int, 1, 12] = 2,
+                    games_per_round: app_commands.Range[int, 1, 16] | None = None,
+                    minutes_per_round: app_commands.Range[int, 10, 300] | None = None,
+                    remainder: str = "computers", absent: str = "counts",
+                    close_minutes: app_commands.Range[int, 0, 1440] = 10,
+                    computer_delay: app_commands.Range[float, 0, 5] = 1.5, league: str | None = None) -> None:
+        """Schedule a night and post its sign-up in the league's channel."""
+        found = await self._league(interaction, league)
+        if self.nights is None:
+            raise TableError(ErrorKind.BAD_INPUT, "League nights are not run by this bot.")
+        if games_per_round is None and minutes_per_round is None:
+            games_per_round = 4  # a tournament round: four games at a table (S4 1a)
+        view = await self.nights.schedule(found, when=when, rounds=rounds, games=games_per_round,
+                                          minutes=minutes_per_round, remainder=remainder, absent=absent,
+                                          close_minutes=close_minutes, computer_delay=float(computer_delay),
+                                          by=interaction.user.id)
+        night = view.night
+        try:
+            message = await self.door.send(night.channel_id, night_look.signup_payload(view),
+                                           f"post night {night.night_id}'s sign-up",
+                                           mentions=discord.AllowedMentions.none())
+        except DiscordFailure:
+            await self.door.reply(interaction, f"The night is scheduled, but I could not post its sign-up in "
+                                  f"<#{night.channel_id}>: I need View Channel, Send Messages and Create Public "
+                                  "Threads there.")
+            return
+        await self.nights.signup_posted(night.night_id, message.id)
+        self._wake_nights()
+        await self.door.reply(interaction, f"{night_look.headline(view)} is scheduled: the sign-up is in "
+                              f"<#{night.channel_id}>.", ephemeral=False, mentions=discord.AllowedMentions.none())
