@@ -107,6 +107,13 @@ class CharlestonBot(commands.Bot):
         return self._leagues
 
     @property
+    def nights(self) -> Nights:
+        """The league nights (open once :meth:`setup_hook` has run)."""
+        if self._nights is None:
+            raise RuntimeError("the bot has not started")
+        return self._nights
+
+    @property
     def poster(self) -> WeeklyPoster:
         """The weekly standings poster (running once :meth:`setup_hook` has run)."""
         if self._poster is None:
