@@ -102,9 +102,11 @@ def reminder_text(view: NightView) -> str:
 
 def _table_line(view: NightView, table: NightTable, thread: int | None = None) -> str:
     seats = []
-    for seat, player in enumerate(table.seats):
+    count = len(table.seats)
+    for wind in range(count):  # East first, then in turn order
+        player = table.seats[(table.east + wind) % count]
         who = plain(view.names.get(player, str(player)), 24) if player is not None else "computer"
-        seats.append(f"{WINDS[(seat - table.east) % len(table.seats)]} {who}")
+        seats.append(f"{WINDS[wind]} {who}")
     where = f" <#{thread}>" if thread else ""
     return f"Table {table.table_no}{where}: " + " · ".join(seats)
 

@@ -6,15 +6,30 @@ and started again over the same database, and the night carries on; the results 
 
 from __future__ import annotations
 
-from datetime import timedelta
+import os
+import shutil
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from support.discord_double import Double, Player
 from support.discord_double.models import Channel, Message
 from support.league_bots import RunningClock, answer_to, create_league, make_league_bot
+from support.screenshots import draw_message
 
 from bot.service.updates import TableStatus
 from cogs.app import CharlestonBot
+
+PICTURES = "CHARLESTON_NIGHT_PICTURES"  # a folder (docs/images) to copy the README's pictures of a night into
+
+
+def _picture(message: Message, folder: Path, name: str) -> None:
+    """Draw a message as Discord shows it (tests/support/screenshots.py), into the test's folder and, when asked,
+    the README's."""
+    path = folder / name
+    draw_message(message, datetime.now(UTC)).save(path, optimize=True)
+    assert path.stat().st_size > 0
+    if os.environ.get(PICTURES):
+        shutil.copy(path, Path(os.environ[PICTURES]) / name)
 
 
 def _signup(channel: Channel) -> Message:
@@ -68,6 +83,7 @@ async def test_a_night_of_nine_with_a_latecomer_reseating_and_a_restart(discord_
         await (await away.at(room).click(signup, "ch:n:1:out")).followups(1)
         signup = _signup(room)
         assert "In (9):" in signup.content and "Can't come (1): Away" in signup.content
+        _picture(signup, tmp_path, "night-signup.png")
 
         clock.advance(51 * 60)  # registration closes 10 minutes before the start
         bot.night_runner.wake()  # type: ignore[union-attr]
@@ -107,5 +123,6 @@ async def test_a_night_of_nine_with_a_latecomer_reseating_and_a_restart(discord_
         assert results.content.split("```")[1].count("\n") == 10 + 2  # ten players, the heading, the last line
         (chart,) = results.attachments
         assert chart.description and "Club results" in chart.description
+        _picture(results, tmp_path, "night-results.png")
         await double.wait_for(lambda: "This night is over" in _signup(room).content, 10, "the sign-up closed")
         assert not _signup(room).component("ch:n:1:in")
