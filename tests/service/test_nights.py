@@ -7,8 +7,11 @@ league scores."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from support.leagues import GUILD, OTHER
 from support.service import OpenDb
 
@@ -16,6 +19,7 @@ from bot.service.clock import ManualClock
 from bot.service.errors import ErrorKind, TableError
 from bot.service.leagues import LeagueRow, LeagueService
 from bot.service.nights import NightJob, Nights
+from bot.service.nightwhen import read_when
 from bot.service.seating import repeats, seat_round, table_sizes
 from bot.service.tables import TableService
 from bot.service.updates import TableStatus
@@ -49,6 +53,28 @@ def test_reseating_keeps_those_who_have_met_apart_where_it_can() -> None:
     second = seat_round(list(range(16)), "computers", 5, 2, met)
     assert repeats([t.people for t in second], met) == 0  # 16 people in 4 tables: a round with nobody met again
     assert seat_round(list(range(16)), "computers", 5, 2, met) == second  # the same seed seats the same way
+
+
+@given(st.text(max_size=60))
+def test_any_typed_time_is_a_moment_or_one_sentence(text: str) -> None:
+    try:
+        moment = read_when(text, ZoneInfo("America/New_York"), START)
+    except TableError as refused:
+        assert refused.kind == ErrorKind.BAD_INPUT and "like 2026-12-02 19:00" in refused.message
+    else:
+        assert moment.tzinfo is not None
+
+
+@pytest.mark.parametrize(("typed", "wanted"), [
+    ("2026-12-02 19:00", datetime(2026, 12, 2, 19, 0)),
+    ("2 Dec 2026 7pm", datetime(2026, 12, 2, 19, 0)),
+    ("Dec 2, 2026 7:30 pm", datetime(2026, 12, 2, 19, 30)),
+    ("2 dec 12am", datetime(2026, 12, 2, 0, 0)),
+    ("1 Jan 09:15", datetime(2027, 1, 1, 9, 15)),  # no year: the next 1 January
+])
+def test_times_are_read_as_organisers_type_them(typed: str, wanted: datetime) -> None:
+    zone = ZoneInfo("America/New_York")
+    assert read_when(typed, zone, START) == wanted.replace(tzinfo=zone)
 
 
 class Night:
@@ -194,3 +220,39 @@ async def test_a_night_of_nine_two_rounds_a_latecomer_and_a_restart(night: Night
     assert [j for j in await night.tick() if j.kind == "results"] == []
     assert (await night.nights.view(night_id)).night.status == "finished"
     assert await ledger.verify(night.db) == []
+
+
+@pytest.mark.slow
+async def test_tables_of_three_and_absent_players_scoring_zero(night: Night) -> None:
+    """Six people at tables of three; nobody plays, so at every seat a computer stands in once her time runs out
+    (as at any table), and the night's rule scores such games 0 tournament points for her; the chips are settled."""
+    league = await _league(night)
+    view = await night.nights.schedule(league, when="18 Nov 2026 13:00", rounds=1, games=1, minutes=None,
+                                       remainder="three", absent="zero", close_minutes=0, computer_delay=0.0, by=1)
+    night_id = view.night.night_id
+    for player in PEOPLE[:6]:
+        await night.nights.answer(GUILD, night_id, player, f"P{player}", True)
+    night.at(datetime(2026, 11, 18, 13, 0, 1, tzinfo=UTC))
+    await night.tick()
+    await night.tick()
+    tables = (await night.nights.view(night_id)).round_tables(1)
+    assert [len(t.seats) for t in tables] == [3, 3] and all(None not in t.seats for t in tables)
+    for table in tables:
+        assert table.table_id is not None and len(night.tables.view(table.table_id).seats) >= 3
+    for _ in range(3000):  # nobody moves: each person's time runs out and a computer plays her seat
+        if all(night.tables.view(t.table_id).status != TableStatus.PLAYING for t in tables if t.table_id):
+            break
+        night.clock.advance(2)
+        await night.tables.tick()
+    else:
+        raise AssertionError("the games never ended")
+    found = []
+    for _ in range(3):
+        found = [j.results for j in await night.tick() if j.kind == "results"]
+        if found:
+            break
+    (results,) = found
+    assert results is not None and results.games == 2
+    assert {row.player_id: row.value for row in results.rows} == dict.fromkeys(PEOPLE[:6], 0)
+    away = await night.db.fetchval("SELECT COUNT(*) FROM night_away")
+    assert away == 6
