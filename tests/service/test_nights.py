@@ -18,7 +18,7 @@ from support.service import OpenDb
 from bot.service.clock import ManualClock
 from bot.service.errors import ErrorKind, TableError
 from bot.service.leagues import LeagueRow, LeagueService
-from bot.service.nights import NightJob, Nights
+from bot.service.nights import PAUSE, NightJob, NightResults, Nights
 from bot.service.nightwhen import read_when
 from bot.service.seating import repeats, seat_round, table_sizes
 from bot.service.tables import TableService
@@ -256,3 +256,58 @@ async def test_tables_of_three_and_absent_players_scoring_zero(night: Night) -> 
     assert {row.player_id: row.value for row in results.rows} == dict.fromkeys(PEOPLE[:6], 0)
     away = await night.db.fetchval("SELECT COUNT(*) FROM night_away")
     assert away == 6
+
+
+async def _results_after(night: Night, night_id: int, tries: int = 3) -> NightResults:
+    for _ in range(tries):
+        found = [j.results for j in await night.tick() if j.kind == "results"]
+        if found:
+            assert found[0] is not None
+            return found[0]
+    raise AssertionError("no results")
+
+
+@pytest.mark.slow
+async def test_a_round_of_two_games_deals_again_after_a_pause(night: Night) -> None:
+    league = await _league(night)
+    view = await night.nights.schedule(league, when="18 Nov 2026 13:00", rounds=1, games=2, minutes=None,
+                                       remainder="computers", absent="counts", close_minutes=0, computer_delay=0.0,
+                                       by=1)
+    night_id = view.night.night_id
+    for player in PEOPLE[:4]:
+        await night.nights.answer(GUILD, night_id, player, f"P{player}", True)
+    night.at(datetime(2026, 11, 18, 13, 0, 1, tzinfo=UTC))
+    await night.tick()
+    await night.finish_round(1, night_id)
+    (table,) = (await night.nights.view(night_id)).round_tables(1)
+    assert table.table_id is not None
+    await night.tick()  # the first game is over: the next is dealt after a pause, not at once
+    assert night.tables.view(table.table_id).status == TableStatus.OPEN
+    night.clock.advance(PAUSE + 1)
+    await night.tick()
+    assert night.tables.view(table.table_id).status == TableStatus.PLAYING
+    assert night.tables.view(table.table_id).games_played == 2  # the second game is dealt
+    await night.finish_round(1, night_id)
+    results = await _results_after(night, night_id)
+    assert results.games == 2
+
+
+@pytest.mark.slow
+async def test_a_round_of_minutes_deals_no_game_after_its_time(night: Night) -> None:
+    league = await _league(night)
+    view = await night.nights.schedule(league, when="18 Nov 2026 13:00", rounds=1, games=None, minutes=10,
+                                       remainder="computers", absent="counts", close_minutes=0, computer_delay=0.0,
+                                       by=1)
+    night_id = view.night.night_id
+    for player in PEOPLE[:4]:
+        await night.nights.answer(GUILD, night_id, player, f"P{player}", True)
+    night.at(datetime(2026, 11, 18, 13, 0, 1, tzinfo=UTC))
+    await night.tick()
+    (table,) = (await night.nights.view(night_id)).round_tables(1)
+    night.clock.advance(11 * 60)  # the round's time is up while its first game is under way ...
+    await night.tick()
+    assert table.table_id is not None and night.tables.view(table.table_id).status == TableStatus.PLAYING
+    await night.finish_round(1, night_id)  # ... which is played to the end, and no other is dealt
+    results = await _results_after(night, night_id)
+    assert results.games == 1
+    assert (await night.nights.view(night_id)).night.status == "finished"
