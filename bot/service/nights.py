@@ -174,16 +174,17 @@ class Nights:
 
     async def answer(self, guild_id: int, night_id: int, player_id: int, name: str, coming: bool) -> NightView:
         """I'm in / Can't come. Before registration closes, for round 1; after, a latecomer plays from the next
-        round; once the last round has begun, the night is full."""
-        night = (await self.view(night_id, guild_id)).night
+        round; once the last round has begun, the night is full. Pressing I'm in again changes nothing."""
+        view = await self.view(night_id, guild_id)
+        night = view.night
         if night.status in ("finished", "cancelled"):
             raise TableError(ErrorKind.GONE, "This night is over: see its results in the channel.")
-        from_round = 1
-        if night.status != "signup":
-            from_round = max(night.round, 1) + 1
-            if coming and from_round > night.rounds:
-                raise TableError(ErrorKind.CONFLICT, "The last round has begun: there is no table left to join "
-                                 "tonight. See you next time!")
+        if coming and any(s.player_id == player_id for s in view.coming):
+            return view  # in already: her first round stays as it was
+        from_round = 1 if night.status == "signup" else max(night.round, 1) + 1
+        if coming and from_round > night.rounds:
+            raise TableError(ErrorKind.CONFLICT, "The last round has begun: there is no table left to join "
+                             "tonight. See you next time!")
         await store.sign_up(self.db, night_id, player_id, name[:80], "in" if coming else "out", from_round,
                             self._iso())
         return await self.view(night_id)
@@ -260,7 +261,9 @@ class Nights:
                     await self.tables.close_table(table.table_id)
             if night.round < night.rounds:
                 await self._seat(night, night.round + 1)
-                return await self._play((await self.view(night.night_id)).night)
+                seated = await self.view(night.night_id)
+                # the sign-up says which round is on (and loses its buttons once the last has begun)
+                return [NightJob("refresh", seated), *await self._play(seated.night)]
             await store.advance(self.db, night.night_id, "finished", "playing", results_status="due")
             return [NightJob("refresh", await self.view(night.night_id))]
         return []

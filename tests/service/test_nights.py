@@ -202,6 +202,11 @@ async def test_a_night_of_nine_two_rounds_a_latecomer_and_a_restart(night: Night
     round_two = (await night.nights.view(night_id)).round_tables(2)
     assert sorted(sum(p is not None for p in t.seats) for t in round_two) == [2, 4, 4]  # ten now, the latecomer in
     assert 150 in [p for t in round_two for p in t.seats]
+    with pytest.raises(TableError, match="The last round has begun") as full:
+        await night.nights.answer(GUILD, night_id, 160, "Too late", True)
+    assert full.value.kind == ErrorKind.CONFLICT
+    again = await night.nights.answer(GUILD, night_id, PEOPLE[1], "P102", True)  # pressed twice: nothing changes
+    assert next(s for s in again.coming if s.player_id == PEOPLE[1]).from_round == 1
     assert all(not night.tables.is_open(t.table_id) for t in round_one if t.table_id)  # round 1's tables closed
 
     await night.restart()  # mid-round
