@@ -14,15 +14,17 @@ without games is recorded as ``empty`` and not posted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from bot.store import leagues as store
+from bot.store.corrections import corrections
 from bot.store.db import Database
 from bot.store.leagues import LeagueRow, PostRow
 from bot.store.standings import Standing, week_bounds, week_label
 
 from .clock import Clock
+from .corrections import CorrectionRow
 from .leagues import next_week
 from .scoring import league_standings
 from .weeks import week_name
@@ -44,6 +46,7 @@ class PostJob:
     end: datetime
     rows: list[Standing]
     record: PostRow | None
+    corrections: list[CorrectionRow] = field(default_factory=list)  # the week's voids and recorded games
 
     @property
     def name(self) -> str:
@@ -120,7 +123,8 @@ class WeeklyPosts:
     async def _job(self, league: LeagueRow, week: str, record: PostRow | None) -> PostJob:
         start, end = week_bounds(league.weeks, week)
         rows = await league_standings(self.db, league, start, end)
-        return PostJob(league, week, start, end, rows, record)
+        fixes = await corrections(self.db, league.guild_id, league.league_id, _iso(start), _iso(end))
+        return PostJob(league, week, start, end, rows, record, fixes)
 
     async def next_wakeup(self) -> datetime | None:
         """The next moment a post may fall due: the end of a league's current week, or a failed post's retry."""

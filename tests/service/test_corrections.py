@@ -18,6 +18,7 @@ from bot.service.clock import ManualClock
 from bot.service.corrections import PhysicalGame
 from bot.service.errors import ErrorKind, TableError
 from bot.service.leagues import LeagueRow, LeagueService, Standing
+from bot.service.weekly import WeeklyPosts
 from bot.store import ledger
 from bot.store.db import Database
 
@@ -193,3 +194,14 @@ async def test_scoring_numbers_change_one_at_a_time_and_make_the_preset_custom(l
     assert "custom numbers" in custom.scoring.describe()
     back = await leagues.set_scoring(custom, unit="chips")
     assert back.scoring.unit == "chips" and back.scoring.tournament == custom.scoring.tournament
+
+
+async def test_the_weekly_post_carries_the_weeks_corrections(leagues: LeagueService) -> None:
+    numbers, _ = await _night(leagues)
+    await leagues.corrections.void(GUILD, numbers[0], "wrong seats", ORGANISER, "Org")
+    assert isinstance(leagues.clock, ManualClock)
+    leagues.clock.advance(8 * 86400)  # the week is over
+    (job,) = await WeeklyPosts(leagues.db, leagues.clock).due()
+    assert [(c.game_id, c.kind) for c in job.corrections] == [*((n, "recorded") for n in numbers),
+                                                              (numbers[0], "void")]  # in the order made
+    assert {row.name: row.value for row in job.rows} == {"Ann": 10, "Bea": 60, "Cy": 80, "Dot": -10}
