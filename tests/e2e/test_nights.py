@@ -6,6 +6,7 @@ and started again over the same database, and the night carries on; the results 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from datetime import UTC, datetime, timedelta
@@ -114,7 +115,17 @@ async def test_a_night_of_nine_with_a_latecomer_reseating_and_a_restart(discord_
     again = make_league_bot(double, db, clock)
     async with double.running(again):
         await double.wait_for_commands("league-admin")
+        # The first try at the results is refused (a permission taken away): they are tried again a minute later.
+        double.fail("POST /channels/{channel_id}/messages", 403, 50013, "Missing Permissions", channel=room)
         await _step_away_and_finish(double, again, 2)
+        again.night_runner.wake()  # type: ignore[union-attr]
+        for _ in range(400):  # the runner's pass: the game's end noticed, the round closed, the results tried
+            if (await again.nights.view(1)).night.results_status == "failed":
+                break
+            await asyncio.sleep(0.05)
+        assert (await again.nights.view(1)).night.results_status == "failed"
+        assert not any("results of the league night" in m.content for m in room.messages)
+        clock.advance(61)
         again.night_runner.wake()  # type: ignore[union-attr]
         results = await double.wait_for(lambda: next((m for m in room.messages if "results of the league night"
                                                       in m.content), None), 30, "the night's results")
