@@ -134,3 +134,9 @@ async def results_message(results: NightResults) -> Shown:
         lines.append(f"Round {round_no}:")
         lines += [_table_line(view, t) for t in view.round_tables(round_no)]
     return Shown("\n".join(lines)[:2000], image, f"night-{view.night.night_id}.png")
+
+
+def results_failed_text(view: NightView, reason: str) -> str:
+    """The DM to a night's organiser when its results could not be posted."""
+    return (f"The results of **{view.league.name}**'s league night could not be posted: {reason}. I will keep "
+            "trying (after a minute, then less often).")

@@ -24,6 +24,7 @@ from ..door import Door
 from ..failures import DiscordFailure
 from ..payload import Payload
 from . import night_look as looks
+from .poster import describe
 from .presenter import Presenter
 
 log = logging.getLogger("charleston.discord")
@@ -146,8 +147,11 @@ class NightRunner:
             message = await self.door.send(night.channel_id, Payload(shown.content, [shown.file()]),
                                            f"post night {night.night_id}'s results",
                                            mentions=discord.AllowedMentions.none())
-        except DiscordFailure:
+        except DiscordFailure as failure:
             await self.nights.results_failed(night.night_id, night.results_tries)
+            if night.results_tries == 0 and night.created_by is not None:  # the organiser is told once
+                await self.door.tell([night.created_by], looks.results_failed_text(
+                    job.view, describe(failure, night.channel_id)), f"tell night {night.night_id}'s organiser")
             return
         await self.nights.results_posted(night.night_id, message.id)
         await self.refresh(await self.nights.view(night.night_id))

@@ -125,6 +125,8 @@ async def test_a_night_of_nine_with_a_latecomer_reseating_and_a_restart(discord_
             await asyncio.sleep(0.05)
         assert (await again.nights.view(1)).night.results_status == "failed"
         assert not any("results of the league night" in m.content for m in room.messages)
+        await double.wait_for(lambda: any("could not be posted" in m.content for m in ruth.dms()), 5,
+                              "the organiser told")
         clock.advance(61)
         again.night_runner.wake()  # type: ignore[union-attr]
         results = await double.wait_for(lambda: next((m for m in room.messages if "results of the league night"

@@ -158,6 +158,15 @@ async def test_a_bad_night_is_one_sentence_and_nothing_stored(night: Night, opti
     assert await night.db.fetchval("SELECT COUNT(*) FROM nights") == 0
 
 
+async def test_a_night_needs_the_leagues_channel(night: Night) -> None:
+    league = await night.leagues.create(GUILD, "Roaming")
+    with pytest.raises(TableError, match="has no channel yet"):
+        await night.nights.schedule(league, when="2026-11-18 19:00", rounds=2, games=1, minutes=None,
+                                    remainder="computers", absent="counts", close_minutes=10, computer_delay=0.0,
+                                    by=1)
+    assert await night.db.fetchval("SELECT COUNT(*) FROM nights") == 0
+
+
 @pytest.mark.slow
 async def test_a_night_of_nine_two_rounds_a_latecomer_and_a_restart(night: Night) -> None:
     league = await _league(night)
