@@ -149,6 +149,17 @@ class Nights:
                          by, self._iso())
         return await self.view((await store.create(self.db, draft)).night_id)
 
+    async def cancel(self, league: LeagueRow) -> NightView:
+        """Call off the league's next night that has not begun (its sign-up open or closed)."""
+        waiting = [n for n in await store.of_league(self.db, league.league_id) if n.status in ("signup", "closed")]
+        if not waiting:
+            raise TableError(ErrorKind.BAD_INPUT, f"{league.name} has no night waiting to begin: a night already "
+                             "under way ends with its last round.")
+        night = min(waiting, key=lambda n: n.starts_at)
+        if not await store.advance(self.db, night.night_id, "cancelled", night.status):
+            raise TableError(ErrorKind.CONFLICT, "That night has just begun: it ends with its last round.")
+        return await self.view(night.night_id)
+
     async def signup_posted(self, night_id: int, message_id: int) -> None:
         """Where the sign-up message is."""
         await store.update(self.db, night_id, signup_message_id=message_id)
@@ -177,7 +188,9 @@ class Nights:
         round; once the last round has begun, the night is full. Pressing I'm in again changes nothing."""
         view = await self.view(night_id, guild_id)
         night = view.night
-        if night.status in ("finished", "cancelled"):
+        if night.status == "cancelled":
+            raise TableError(ErrorKind.GONE, "This night is called off: watch the channel for the next one.")
+        if night.status == "finished":
             raise TableError(ErrorKind.GONE, "This night is over: see its results in the channel.")
         if coming and any(s.player_id == player_id for s in view.coming):
             return view  # in already: her first round stays as it was

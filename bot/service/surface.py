@@ -158,6 +158,9 @@ class NightCalls(Protocol):
                        by: int) -> NightView:
         """Schedule a night."""
 
+    async def cancel(self, league: LeagueRow) -> NightView:
+        """Call off the league's next night that has not begun."""
+
     async def signup_posted(self, night_id: int, message_id: int) -> None:
         """Where the sign-up message is."""
 

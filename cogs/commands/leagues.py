@@ -8,6 +8,7 @@ own (``/league-admin``, shown by default to members with Manage Server) and are 
 
 from __future__ import annotations
 
+import contextlib
 import zoneinfo
 from collections.abc import Callable
 from functools import cache
@@ -306,3 +307,24 @@ class LeagueAdmin(LeagueNames, CardNames, commands.GroupCog, group_name="league-
         self._wake_nights()
         await self.door.reply(interaction, f"{night_look.headline(view)} is scheduled: the sign-up is in "
                               f"<#{night.channel_id}>.", ephemeral=False, mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="night-cancel", description="Call off a league's next night (before it begins)")
+    @app_commands.describe(league="which league")
+    @app_commands.autocomplete(league=LeagueNames.league_names)
+    async def night_cancel(self, interaction: Interaction, league: str | None = None) -> None:
+        """Call off the next night: its sign-up says so, and those who were in are told by DM."""
+        found = await self._league(interaction, league)
+        if self.nights is None:
+            raise TableError(ErrorKind.BAD_INPUT, "League nights are not run by this bot.")
+        view = await self.nights.cancel(found)
+        night = view.night
+        await self.door.defer(interaction, ephemeral=False, thinking=True)
+        if night.signup_message_id is not None:
+            with contextlib.suppress(DiscordFailure):  # a sign-up deleted by hand: the night is off all the same
+                await self.door.edit(night.channel_id, night.signup_message_id, night_look.signup_payload(view),
+                                     f"call off night {night.night_id}")
+        told = await self.door.tell([s.player_id for s in view.coming], night_look.cancelled_text(view),
+                                    f"tell night {night.night_id}'s players it is off")
+        await self.door.reply(interaction, f"{night_look.headline(view)} is called off; {len(told)} of "
+                              f"{len(view.coming)} signed up told by DM.", ephemeral=False,
+                              mentions=discord.AllowedMentions.none())

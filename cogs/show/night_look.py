@@ -60,8 +60,10 @@ def signup_text(view: NightView) -> str:
                      "round." if night.round < night.rounds else f"Round {night.round} of {night.rounds} is on.")
     elif status == "finished":
         lines.append("This night is over: the results are below.")
+    elif view.coming:
+        lines.append("This night is called off.")
     else:
-        lines.append("This night was called off: nobody signed up.")
+        lines.append("This night is called off: nobody signed up.")
     coming, not_coming = view.coming, view.not_coming
     lines.append(f"**In ({len(coming)}):** {_names([s.name for s in coming])}")
     if not_coming:
@@ -140,3 +142,9 @@ def results_failed_text(view: NightView, reason: str) -> str:
     """The DM to a night's organiser when its results could not be posted."""
     return (f"The results of **{view.league.name}**'s league night could not be posted: {reason}. I will keep "
             "trying (after a minute, then less often).")
+
+
+def cancelled_text(view: NightView) -> str:
+    """The DM to those who were in when a night is called off."""
+    return (f"**{view.league.name}**'s league night {_at(view.night.starts_at)} is called off by the organiser. "
+            "See you next time!")

@@ -139,3 +139,32 @@ async def test_a_night_of_nine_with_a_latecomer_reseating_and_a_restart(discord_
         _picture(results, tmp_path, "night-results.png")
         await double.wait_for(lambda: "This night is over" in _signup(room).content, 10, "the sign-up closed")
         assert not _signup(room).component("ch:n:1:in")
+
+
+async def test_a_night_called_off_before_it_begins(discord_double: Double, tmp_path: Path) -> None:
+    double = discord_double
+    ruth, sadie = double.user("ruth"), double.user("sadie", manager=False)
+    room = double.channel("nights")
+    clock = RunningClock()
+    bot = make_league_bot(double, tmp_path / "off.db", clock)
+    async with double.running(bot):
+        await double.wait_for_commands("league-admin")
+        await create_league(double, ruth, "Club")
+        await answer_to(await ruth.slash("league-admin", "channel", channel=room))
+        starts = (clock.now() + timedelta(days=2)).replace(second=0, microsecond=0)
+        await answer_to(await ruth.slash("league-admin", "night", when=f"{starts:%Y-%m-%d %H:%M}"))
+        signup = await double.wait_for(lambda: _signup(room), 5, "the sign-up message")
+        assert "2 rounds of 4 games" in signup.content  # the defaults: two rounds of a tournament's four games
+        await (await sadie.at(room).click(signup, "ch:n:1:in")).followups(1)
+
+        refused = await answer_to(await sadie.slash("league-admin", "night-cancel"))
+        assert refused.ephemeral and "Only server managers" in refused.content
+        off = await answer_to(await ruth.slash("league-admin", "night-cancel"))
+        assert not off.ephemeral and "is called off; 1 of 1 signed up told by DM" in off.content
+        await double.wait_for(lambda: "This night is called off." in _signup(room).content, 5, "the sign-up")
+        assert not _signup(room).component("ch:n:1:in")
+        assert any("is called off by the organiser" in m.content for m in sadie.dms())
+        again = await answer_to(await ruth.slash("league-admin", "night-cancel"))
+        assert again.ephemeral and "no night waiting to begin" in again.content
+        late = await (await sadie.at(room).click_removed(signup, "ch:n:1:in")).followups(1)
+        assert late[0].ephemeral and "This night is called off" in late[0].content
