@@ -6,6 +6,7 @@ league scores."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from support.leagues import GUILD, OTHER
 from support.service import OpenDb
 
+from bot.engine.tournament import PRESETS, game_points, outcome_of
 from bot.service.clock import ManualClock
 from bot.service.errors import ErrorKind, TableError
 from bot.service.leagues import LeagueRow, LeagueService
@@ -229,6 +231,16 @@ async def test_a_night_of_nine_two_rounds_a_latecomer_and_a_restart(night: Night
     assert results is not None and results.games == 6
     people = {row.player_id for row in results.rows}
     assert people == {*PEOPLE, 150}
+    # The league scores tournament points: each game's, from its final state, by the player in each seat.
+    wanted: dict[int, int] = dict.fromkeys(people, 0)
+    for game_id, state in await night.db.fetchall("SELECT game_id, state FROM snapshots"):
+        outcome = outcome_of(json.loads(state))
+        assert outcome is not None
+        seats = dict(await night.db.fetchall("SELECT seat, player_id FROM game_seats WHERE game_id = ?", (game_id,)))
+        for seat, points in game_points(outcome, PRESETS["tournament"].scoring).items():
+            if seats.get(seat) is not None:
+                wanted[seats[seat]] += points
+    assert {row.player_id: row.value for row in results.rows} == wanted
     assert sum(row.games for row in results.rows) == 4 + 4 + 1 + 4 + 4 + 2
     await night.nights.results_posted(night_id, 999)
     assert [j for j in await night.tick() if j.kind == "results"] == []
