@@ -284,7 +284,8 @@ class Nights:
     async def _open(self, view: NightView, table: NightTable) -> NightTable:
         """Open a seated table: the table, its players and computers in their seats, counting for the league."""
         night = view.night
-        rules = self.tables.make_rules(str(night.rules["preset"]), card=str(night.rules["card"]),
+        card = night.rules.get("card")
+        rules = self.tables.make_rules(str(night.rules["preset"]), card=str(card) if card else None,
                                        players=len(table.seats))
         options = TableOptions(float(night.rules.get("computer_delay", 1.5)))
         created = await self.tables.create_table(night.guild_id, night.channel_id, created_by=night.created_by,
