@@ -177,10 +177,6 @@ class Nights:
         names = {s.player_id: s.name for s in signed}
         return NightView(night, league, signed, tables, names)
 
-    async def nights(self, league: LeagueRow) -> list[NightRow]:
-        """A league's nights, latest first."""
-        return await store.of_league(self.db, league.league_id)
-
     # -- the players ----------------------------------------------------------------------------------------------
 
     async def answer(self, guild_id: int, night_id: int, player_id: int, name: str, coming: bool) -> NightView:

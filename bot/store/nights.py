@@ -199,12 +199,6 @@ async def update_table(db: Database, night_id: int, round_no: int, table_no: int
                            (*fields.values(), night_id, round_no, table_no))
 
 
-async def night_of_table(db: Database, table_id: int) -> int | None:
-    """The night a table plays for, if any."""
-    found = await db.fetchval("SELECT night_id FROM night_tables WHERE table_id = ?", (table_id,))
-    return int(found) if found is not None else None
-
-
 async def note_away(db: Database, table_id: int, players: list[int]) -> None:
     """Who was away (a computer playing her seat) when the table's latest game ended."""
     game = await db.fetchval("SELECT MAX(game_id) FROM games WHERE table_id = ? AND ended_at IS NOT NULL", (table_id,))
