@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import logging
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -128,10 +129,10 @@ def clean_name(text: str, what: str) -> str:
     return name
 
 
-def _four(text: str) -> tuple[int, int, int, int]:
+def read_penalty(text: str) -> tuple[int, int, int, int]:
     """The thrower's penalty as typed: four whole numbers (for 0, 1, 2, and 3 or more exposures)."""
     parts = text.replace(",", " ").replace("/", " ").split()
-    if len(parts) != 4 or not all(p.lstrip("-").isdigit() and len(p) <= 5 for p in parts):
+    if len(parts) != 4 or not all(re.fullmatch(r"-?[0-9]{1,5}", p) for p in parts):
         raise ScoringError("The thrower's penalty is four whole numbers, for a winner with 0, 1, 2, and 3 or more "
                            "exposures (like 10 10 20 25).")
     a, b, c, d = (int(p) for p in parts)
@@ -294,7 +295,7 @@ class LeagueService:
             tournament = PRESETS[preset].scoring if preset in PRESETS else current.tournament
             if preset is not None and preset not in PRESETS:
                 raise ScoringError(f"Unknown preset '{preset[:20]}': choose {' or '.join(PRESETS)}.")
-            penalty = _four(throw_penalty) if throw_penalty is not None else None
+            penalty = read_penalty(throw_penalty) if throw_penalty is not None else None
             tournament = tournament.changed(self_pick=self_pick, jokerless=jokerless, wall=wall,
                                             throw_penalty=penalty)
             if unit is None and (preset is not None or tournament != current.tournament):

@@ -11,13 +11,17 @@ import io
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.leagues import GUILD, OTHER, game_at
 from support.service import OpenDb
 
+from bot.engine.tournament import ScoringError
+from bot.service.cards import load_card
 from bot.service.clock import ManualClock
-from bot.service.corrections import PhysicalGame
+from bot.service.corrections import PhysicalGame, outcome_of_physical
 from bot.service.errors import ErrorKind, TableError
-from bot.service.leagues import LeagueRow, LeagueService, Standing
+from bot.service.leagues import LeagueRow, LeagueService, Standing, read_penalty
 from bot.service.weekly import WeeklyPosts
 from bot.store import ledger
 from bot.store.db import Database
@@ -205,3 +209,40 @@ async def test_the_weekly_post_carries_the_weeks_corrections(leagues: LeagueServ
     assert [(c.game_id, c.kind) for c in job.corrections] == [*((n, "recorded") for n in numbers),
                                                               (numbers[0], "void")]  # in the order made
     assert {row.name: row.value for row in job.rows} == {"Ann": 10, "Bea": 60, "Cy": 80, "Dot": -10}
+
+
+PEOPLE_IDS = st.sampled_from([ANN, BEA, CY, DOT, 77])
+
+
+@given(players=st.lists(PEOPLE_IDS, min_size=0, max_size=5), winner=st.none() | PEOPLE_IDS,
+       line=st.none() | st.sampled_from(["2468-1", "like-2", "sp-1", "", "nope", "2468-1 "]) | st.text(max_size=8),
+       thrower=st.none() | PEOPLE_IDS, jokerless=st.booleans(), exposures=st.integers(-3, 7),
+       dead=st.none() | PEOPLE_IDS)
+@settings(max_examples=300, deadline=None)
+def test_any_recorded_game_is_an_outcome_or_one_sentence(players: list[int], winner: int | None, line: str | None,
+                                                          thrower: int | None, jokerless: bool, exposures: int,
+                                                          dead: int | None) -> None:
+    game = PhysicalGame(tuple((p, f"P{p}") for p in players), winner, line, thrower, jokerless, exposures, dead)
+    try:
+        outcome, found = outcome_of_physical(game, load_card("practice"))
+    except TableError as refused:
+        assert refused.kind == ErrorKind.BAD_INPUT and refused.message.endswith((".", ")"))
+        return
+    assert len(outcome.seats) == len(players) in (3, 4)
+    if winner is None:
+        assert outcome.how == "wall" and found is None
+    else:
+        assert found is not None and outcome.value == found.value and outcome.winner == players.index(winner)
+        assert outcome.self_pick == (thrower is None) and 0 <= outcome.exposures <= 4
+
+
+@given(st.text(max_size=30) | st.lists(st.text(alphabet="0123456789²٣-, ", min_size=1, max_size=6), min_size=4,
+                                         max_size=4).map(" ".join))
+@settings(max_examples=300)
+def test_any_typed_thrower_penalty_is_four_numbers_or_one_sentence(text: str) -> None:
+    try:
+        penalty = read_penalty(text)
+    except ScoringError as refused:
+        assert "four whole numbers" in str(refused)
+        return
+    assert len(penalty) == 4 and all(isinstance(n, int) for n in penalty)
