@@ -126,8 +126,8 @@ def outcome_of_physical(game: PhysicalGame, card: Card) -> tuple[Outcome, Line |
     if game.dead == game.winner:
         raise TableError(ErrorKind.BAD_INPUT, "The winner's hand cannot be dead.")
     if game.thrower == game.winner:
-        raise TableError(ErrorKind.BAD_INPUT, "The thrower is the player whose discard the winner took: not the "
-                         "winner. Leave it out for a self-pick.")
+        raise TableError(ErrorKind.BAD_INPUT, "The thrower is the player whose discard the winner took, never the "
+                         "winner (leave it out for a self-pick).")
     line = _line(card, game.line)
     if not line.exposed and game.exposures:
         raise TableError(ErrorKind.BAD_INPUT, f"{line.id} is a concealed line (C): a hand on it has no exposures.")

@@ -192,8 +192,8 @@ class Nights:
             return view  # in already: her first round stays as it was
         from_round = 1 if night.status == "signup" else max(night.round, 1) + 1
         if coming and from_round > night.rounds:
-            raise TableError(ErrorKind.CONFLICT, "The last round has begun: there is no table left to join "
-                             "tonight. See you next time!")
+            raise TableError(ErrorKind.CONFLICT, "The last round has begun, so there is no table left to join "
+                             "tonight: see you next time!")
         await store.sign_up(self.db, night_id, player_id, name[:80], "in" if coming else "out", from_round,
                             self._iso())
         return await self.view(night_id)
