@@ -137,7 +137,7 @@ async def _count(db: Database) -> tuple[int, int, int]:
     (PhysicalGame(SEATS[:2], winner=ANN, line="2468-1"), "3 or 4 different players"),
     (PhysicalGame((*SEATS[:3], (ANN, "Ann")), winner=ANN, line="2468-1"), "3 or 4 different players"),
     (PhysicalGame(SEATS, winner=77, line="2468-1"), "The winner must be one of the game's players"),
-    (PhysicalGame(SEATS, winner=ANN, line="2468-1", thrower=ANN), "not the winner"),
+    (PhysicalGame(SEATS, winner=ANN, line="2468-1", thrower=ANN), "never the winner"),
     (PhysicalGame(SEATS, winner=ANN), "Name the winning line"),
     (PhysicalGame(SEATS, winner=ANN, line="9999-9"), "has no line '9999-9'"),
     (PhysicalGame(SEATS, winner=ANN, line="like-2", exposures=1), "concealed line"),
