@@ -218,7 +218,7 @@ PEOPLE_IDS = st.sampled_from([ANN, BEA, CY, DOT, 77])
        line=st.none() | st.sampled_from(["2468-1", "like-2", "sp-1", "", "nope", "2468-1 "]) | st.text(max_size=8),
        thrower=st.none() | PEOPLE_IDS, jokerless=st.booleans(), exposures=st.integers(-3, 7),
        dead=st.none() | PEOPLE_IDS)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 def test_any_recorded_game_is_an_outcome_or_one_sentence(players: list[int], winner: int | None, line: str | None,
                                                           thrower: int | None, jokerless: bool, exposures: int,
                                                           dead: int | None) -> None:
@@ -238,7 +238,7 @@ def test_any_recorded_game_is_an_outcome_or_one_sentence(players: list[int], win
 
 @given(st.text(max_size=30) | st.lists(st.text(alphabet="0123456789²٣-, ", min_size=1, max_size=6), min_size=4,
                                          max_size=4).map(" ".join))
-@settings(max_examples=300)
+@settings(max_examples=200)
 def test_any_typed_thrower_penalty_is_four_numbers_or_one_sentence(text: str) -> None:
     try:
         penalty = read_penalty(text)
