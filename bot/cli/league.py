@@ -22,6 +22,7 @@ from bot.cli.common import (
     same_file,
     with_database,
 )
+from bot.service.errors import TableError
 from bot.service.leagues import LeagueService
 from bot.service.tables import TableService
 from bot.service.weeks import read_week, week_name
@@ -54,6 +55,9 @@ def register(commands: Any) -> None:
     add_db_option(p)
     p.add_argument("--guild", type=guild_id, default=None, metavar="ID",
                    help="default: every guild in the database")
+    p.add_argument("--league", default=None, metavar="NAME",
+                   help="one league of the guild (needs --guild): its weeks, and its scoring (chips or tournament "
+                        "points; total, best N a week or an average)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--week", default=None, metavar="DAY",
                        help="a day of the week (23 Nov 2026) or its ISO label 2026-W48; default: the current week")
@@ -133,7 +137,12 @@ def run_standings(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageProblem(str(exc)) from None
 
+    if args.league is not None and args.guild is None:
+        raise UsageProblem("--league needs --guild: league names are per server.")
+
     async def work(db: Database) -> int:
+        if args.league is not None:
+            return await _league_standings(db, args)
         if args.guild is not None:
             guilds = [args.guild]
         else:
@@ -174,7 +183,41 @@ NO_PEOPLE = f"no games by people this week. {NO_PEOPLE_WHY}"
 
 
 def _row(row: Any) -> dict[str, Any]:
-    return dataclasses.asdict(row)
+    data = dataclasses.asdict(row)
+    if data.get("score") is None:  # chips over every game: the figures as they always were
+        data.pop("score", None)
+        data.pop("ranked", None)
+    return data
+
+
+async def _league_standings(db: Database, args: argparse.Namespace) -> int:
+    """`standings --guild G --league NAME`: one league's week (or every game so far), as its scoring ranks it."""
+    leagues = LeagueService(db)
+    try:
+        league = await leagues.find(args.guild, args.league)
+        if args.all_time:
+            named, label = "all games", "all time"
+            rows = (await leagues.season(league, None, all_games=True)).totals
+        else:
+            week = await leagues.week(league, leagues.week_of(league, args.week))
+            named, label, rows = week.name, week.label, week.rows
+    except TableError as exc:
+        raise UsageProblem(exc.message) from None
+    if args.csv:
+        sys.stdout.write(to_csv(rows))
+        return 0
+    if args.json:
+        print_json({"guild": args.guild, "league": league.name, "scoring": league.scoring.to_json(), "week": label,
+                    "name": named, "standings": [_row(r) for r in rows]})
+        return 0
+    print(f"{league.name}, {named}: {league.scoring.describe()}")
+    if not rows:
+        print("  no games")
+    for rank, r in enumerate(rows, start=1):
+        place = f"{rank:>2}." if r.ranked else "  *"
+        print(f"  {place} {r.name:<20} {r.value:>+7g} {league.scoring.what()}, net chips {r.net:+d}, "
+              f"{plural(r.games, 'game')}, {plural(r.wins, 'win')}")
+    return 0
 
 
 def run_tables_list(args: argparse.Namespace) -> int:
