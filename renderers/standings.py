@@ -195,9 +195,9 @@ def render_season(label: str, weeks: Sequence[tuple[str, Sequence[Standing]]], *
                   anchor="lm")
         draw.text((WIDTH - MARGIN, ly + 14), _signed(totals[player]), font=small,
                   fill=INK if totals[player] >= 0 else CRAK_RED, anchor="rm")
-def weekly_alt(title: str, label: str, rows: Sequence[Standing], unit: str = "net chips") -> str:
-    """The alt text of the standings chart: every player's rank, chips (or points) and games."""
-    parts = [f"{title}, {label}, {counted(len(rows), 'player')}, ranked by {unit}."]
+    alt = [f"{title}, {label}: cumulative {unit} over {counted(len(weeks), 'week')} for the top "
+           f"{counted(len(leaders), 'player')}."]
+    alt += [f"{k + 1}. {names[p]}: {_signed(totals[p]).replace('−', 'minus ')} after {counted(len(weeks), 'week')}."
             for k, p in enumerate(leaders)]
     return finish(image, " ".join(alt))
 
