@@ -91,12 +91,10 @@ def _lines(section: str, hands: list[object], draft: Draft, source: str) -> list
             continue
         last = (description, concealed)
         match = _NOTE.match(description)
-        printed, note = (match.group(1), match.group(2).strip()) if match else (description, "")
+        note = match.group(2).strip() if match else ""
         line = DraftLine(hand.line, description[:80] or f"hand at line {hand.line}", section, None, [], [],
                          not concealed, None, note=note, independent_winds=False)
         line.wording = [f'"{description}"' + (", concealed" if concealed else "")]
-        if printed:
-            line.wording.append(f"printed: {printed}")
         line.singles_and_pairs = bool(_SINGLES_AND_PAIRS.search(section))
         _hand(hand, description, line)
         lines.append(line)
