@@ -137,8 +137,10 @@ def _prepare(draft: Draft, filename: str) -> bool:
 
 def _check_alone(line: DraftLine, table: str) -> None:
     """The card validator's word on the line alone: anything it refuses leaves the line out."""
-    problems = validate_card_text(table + "\n" + hand_table(line), source="<line>")
-    line.fatal.extend(_PREFIX.sub("", problem) for problem in problems)
+    problems = [_PREFIX.sub("", p) for p in validate_card_text(table + "\n" + hand_table(line), source="<line>")]
+    line.fatal.extend(problems[:2])
+    if len(problems) > 2:
+        line.fatal.append(f"{len(problems) - 2} more problem(s) of the same kind")
 
 
 def _settle(draft: Draft, filename: str, card_id: str, table: str, placeholder: bool) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 FIXED = frozenset("NEWSFRG0")  # tiles the card language writes as themselves
 WINDS = ("N", "E", "W", "S")
+NUMBERS = frozenset("123456789")
 MAX_ALTERNATIVES = 1_000  # far above any printed line (the longest known needs 32): a bound on a hostile file
 
 
@@ -164,7 +165,7 @@ def _spec(alternative: Alternative, bases: list[int]) -> str | tuple[int, ...] |
     if not offsets:
         return None
     years = _year_glues(alternative)
-    if any(p.symbol.isdigit() and p.glue not in years for p in alternative):
+    if any(p.symbol in NUMBERS and p.glue not in years for p in alternative):
         return "expand"
     first = bases[0]
     low, high = first + min(offsets), first + max(offsets)

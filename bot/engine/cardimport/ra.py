@@ -162,7 +162,8 @@ def _value(raw: object, line: DraftLine) -> None:
     elif raw is None:
         line.fatal.append("it has no value")
     else:
-        line.fatal.append(f"its value {str(raw)[:20]} is not a whole number from 1 to 10,000")
+        shown = f'"{raw[:20]}" (a text)' if isinstance(raw, str) else str(raw)[:20]
+        line.fatal.append(f"its value {shown} is not a whole number from 1 to 10,000")
 
 
 def _yaku_line(entry: object, index: _Index, draft: Draft, source: str) -> DraftLine | None:
