@@ -72,7 +72,8 @@ def run_import(args: argparse.Namespace) -> int:
     for warning in imported.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     left = f", {imported.left_out} left out (see the warnings)" if imported.left_out else ""
-    print(f"Wrote {out}: card '{card_id}' from {FORMAT_NAMES[imported.fmt]}, {imported.lines} lines{left}, "
+    lines = f"{imported.lines} line" + ("" if imported.lines == 1 else "s")
+    print(f"Wrote {out}: card '{card_id}' from {FORMAT_NAMES[imported.fmt]}, {lines}{left}, "
           f"{len(imported.warnings)} warning(s).")
     print(f"Check it against the printed card: charleston card show --card {out}")
     return 0
