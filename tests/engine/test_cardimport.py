@@ -258,7 +258,7 @@ def test_every_mistake_in_an_mpmahj_file_is_one_warning_naming_its_line() -> Non
 
 
 def test_only_the_value_that_stands_out_of_its_section_is_warned_about() -> None:
-    lines = [(25, "FF 2222a 44a 666b 888b"), (25, "222a 444a 66a 888b DDDb"), (75, "2222a 4444b 666b 888c")]
+    lines = [(25, "FF 2222a 44a 666b 888b"), (25, "222a 444a 66a 888b DDDb"), (75, "2222a 8888b 666b 444c")]
     rows = [f'{{ "display_name": "Evens #{n}", "value": {v}, "when": [{{"name": "match", "opts": [["hand"], '
             f'["{p}"]]}}] }}' for n, (v, p) in enumerate(lines, start=1)]
     imported = import_card_text(".yaku = [\n" + ",\n".join(rows) + "\n]\n", filename="mine.jq", card_id="mine")
