@@ -11,7 +11,7 @@ from bot.cli import card_import, classical_card
 from bot.cli.common import CARD_HELP, UsageProblem, card_or_explain, count, file_path, print_json
 from bot.engine.analysis import LineAnalysis, analyze
 from bot.engine.card import Card
-from bot.engine.cardfile import validate_card_text
+from bot.engine.cardfile import HELP, check_card_text
 from bot.engine.errors import CardError, TileError
 from bot.engine.matching import CheckResult, check
 from bot.engine.notation import format_tiles, parse_groups, parse_tiles
@@ -106,16 +106,20 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    """`card validate`: check a card file; 1 if it has problems."""
+    """`card validate`: check a card file; 1 if it has problems (warnings alone leave it usable: 0)."""
     text = read_card_file(args.file)
-    problems = validate_card_text(text, source=args.file)
-    if problems:
-        for problem in problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+    report = check_card_text(text, source=args.file)
+    for problem in report.problems:
+        print(problem, file=sys.stderr)
+    for warning in report.warnings:  # the report itself, like "ok": a card with warnings is a usable card
+        print(warning)
+    warned = f"; {len(report.warnings)} warning(s)" if report.warnings else ""
+    if report.problems or report.card is None:
+        print(f"{len(report.problems)} problem(s) found{warned}. How to write each kind of line: the tutorial at "
+              f"the top of {HELP}.", file=sys.stderr)
         return 1
-    card = load_card_file(args.file)
-    print(f"ok: {card.id}, {len(card.lines)} lines, {card.variant_count} concrete variants")
+    card = report.card
+    print(f"ok: {card.id}, {len(card.lines)} lines, {card.variant_count} concrete variants{warned}")
     stem = Path(args.file).stem
     if stem != card.id:
         # One id rule: the [card] id is the card's id wherever the file is; a different name only misleads.

@@ -122,7 +122,11 @@ def recorded_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 TOML_VALUES = ['""', "0", "-1", "10e400", "true", "[]", "{}", '"' + "x" * 3000 + '"', "[" * 3000, "nan", "inf",
                "1979-05-27", "9" * 30, '"any"', '["1111a 2222a 3333a 44a"]', "[0, 2, 4]", '"FF 2026a 222b 2222c"',
-               "[" + ", ".join(['"11x 22y 33z 4444x 5555y"'] * 20) + "]", '"\\u00e9"', "'''\n'''"]
+               "[" + ", ".join(['"11x 22y 33z 4444x 5555y"'] * 20) + "]", '"\\u00e9"', "'''\n'''",
+               # the card language of issue 29, and the ways people mistype TOML
+               '"ZZZ 111a 2222a 3333a"', '"11a 2222b 11a 3333c FF"', '"FFFF 2026a 222b 222c"', '"ZZ Z ZZ 1111a 5555b"',
+               "[" + ", ".join([f'"ZZZ {n * 4}a NN {n * 3}b FF"' for n in "123456789"] * 7) + "]",
+               "\u201cFF 1111a\u201d", "True", '"NN 1111a" or "SS 1111a"', '["FF 1111a",', "FF 2222a 44a"]
 
 
 @st.composite

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..cardfile import MAX_HANDS, validate_card_text
+from ..cardfile import MAX_HANDS, check_card_text, validate_card_text
 from . import mpmahj, ra, tomlcard
 from .checks import suspicions
 from .draft import Draft, DraftLine, ImportProblem, assemble
@@ -142,8 +142,12 @@ def _prepare(draft: Draft, filename: str) -> bool:
 
 
 def _check_alone(line: DraftLine, table: str) -> None:
-    """The card validator's word on the line alone: anything it refuses leaves the line out."""
-    problems = [_PREFIX.sub("", p) for p in validate_card_text(table + "\n" + hand_table(line), source="<line>")]
+    """The card validator's word on the line alone: anything it refuses leaves the line out; its warnings (a
+    shift without a note...) are the line's warnings too."""
+    report = check_card_text(table + "\n" + hand_table(line), source="<line>")
+    problems = [_PREFIX.sub("", p) for p in report.problems]
+    if not problems:
+        line.reasons.extend(_PREFIX.sub("", w).removeprefix("warning: ") for w in report.warnings)
     line.fatal.extend(problems[:2])
     if len(problems) > 2:
         line.fatal.append(f"{len(problems) - 2} more problem(s) of the same kind")
