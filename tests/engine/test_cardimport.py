@@ -102,6 +102,8 @@ CONSTRUCTS = {
     "Constructs #13": ("1111a 1111b 111c EEE", "any"),
     "Constructs #14": ("12345a 1111b 55555c", "any"),
 }
+# Lines that need the card language of issue 29 item 1: Z (any wind), the same tile in separate groups, more
+# than 20 alternatives.
 CONSTRUCTS_NEW_LANGUAGE = {
     "Constructs #3": ("ZZZ 1111a 2222a FFF", None),  # digits without X are those numbers: 1s and 2s
     "Constructs #4": ([f"{v * 3} 11a {w * 3} 2222b FF" for v, w in itertools.product(WINDS, repeat=2)], None),
