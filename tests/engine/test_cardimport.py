@@ -339,3 +339,17 @@ def test_a_toml_card_table_that_breaks_the_rules_is_written_right_with_a_warning
     assert load_card_text(imported.toml).ruleset == "nmjl"
     assert any("ruleset 'mahjong' is unknown" in w for w in imported.warnings)
     assert any("[card] key 'colour' is unknown" in w for w in imported.warnings)
+
+
+@pytest.mark.slow
+def test_lines_past_the_cards_expansion_limit_are_left_out_each_with_the_limits_words() -> None:
+    """The validator refuses the line that takes the card over 50,000 combinations; the import leaves out every
+    such line at once (counting as the validator does), not one per whole-card validation."""
+    alternatives = "|".join(f"{d}{d}a" for d in "123456789")
+    rows = [f'{{ "display_name": "Big #{n}", "value": 25, "when": [{{"name": "match", "opts": [["hand"], '
+            f'["{alternatives} XXXX0b XXXX0c ZZZZ"]]}}] }}' for n in range(1, 31)]
+    imported = import_card_text(".yaku = [\n" + ",\n".join(rows) + "\n]\n", filename="big.jq", card_id="big")
+    assert (imported.lines, imported.left_out) == (25, 5)
+    assert validate_card_text(imported.toml) == []
+    over = [w for w in imported.warnings if "more than 50,000 combinations" in w]
+    assert [w.split('"')[1] for w in over] == [f"Big #{n}" for n in range(26, 31)]

@@ -18,6 +18,7 @@ from ..cardfile import MAX_HANDS, check_card_text, validate_card_text
 from . import mpmahj, ra, tomlcard
 from .checks import suspicions
 from .draft import Draft, DraftLine, ImportProblem, assemble
+from .limits import keep_within_card_limit
 from .write import assign_ids, card_table, hand_table, write
 
 __all__ = ["FORMATS", "ImportProblem", "Imported", "detect_format", "import_card_text"]
@@ -83,6 +84,7 @@ def import_card_text(text: str, *, filename: str, fmt: str = "auto", card_id: st
     for drafted in draft.lines:
         if not drafted.fatal:
             _check_alone(drafted, table)
+    keep_within_card_limit(draft.lines)
     suspicions(draft.lines)
     _some_kept(draft, filename)
     text_out = _settle(draft, filename, card_id, table, placeholder)
