@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..cardfile import MAX_HANDS, check_card_text, validate_card_text
+from ..cardfile import MAX_EXPANSIONS, MAX_HANDS, check_card_text, validate_card_text
 from . import mpmahj, ra, tomlcard
 from .checks import suspicions
 from .draft import Draft, DraftLine, ImportProblem, assemble
-from .limits import keep_within_card_limit
+from .limits import OVER_LIMIT, expansions
 from .write import assign_ids, card_table, hand_table, write
 
 __all__ = ["FORMATS", "ImportProblem", "Imported", "detect_format", "import_card_text"]
@@ -81,10 +81,7 @@ def import_card_text(text: str, *, filename: str, fmt: str = "auto", card_id: st
     else:
         raise ImportProblem(f"unknown format {fmt[:20]!r}: use one of {', '.join(FORMATS)} or auto")
     placeholder = _prepare(draft, filename)
-    for drafted in draft.lines:
-        if not drafted.fatal:
-            _check_alone(drafted, table)
-    keep_within_card_limit(draft.lines)
+    _check_lines(draft.lines, table)
     suspicions(draft.lines)
     _some_kept(draft, filename)
     text_out = _settle(draft, filename, card_id, table, placeholder)
@@ -141,6 +138,22 @@ def _prepare(draft: Draft, filename: str) -> bool:
                 line.fatal.append(f"a second line with the id {line.hand_id}")
             seen.add(line.hand_id)
     return placeholder
+
+
+def _check_lines(lines: list[DraftLine], table: str) -> None:
+    """Each line checked alone, in the card's order, and the card-wide limit kept as the validator keeps it; a
+    line already past the limit is left out without the (costly) check of its own."""
+    used = 0
+    for line in lines:
+        if line.fatal:
+            continue
+        cost = expansions(line)
+        if used + cost > MAX_EXPANSIONS:
+            line.fatal.append(OVER_LIMIT)
+            continue
+        _check_alone(line, table)
+        if not line.fatal:
+            used += cost
 
 
 def _check_alone(line: DraftLine, table: str) -> None:

@@ -3,7 +3,7 @@
 The validator counts the (shift, suit binding, wind) combinations of the card's lines in order and refuses the
 first line that takes the total over :data:`~bot.engine.cardfile.MAX_EXPANSIONS`. Leaving out that line and
 validating again would take one whole-card validation per line left out: minutes for a hostile file. So the
-import counts as the validator does and leaves out every line over the limit at once.
+import counts as the validator does (:func:`expansions`) and leaves out every line over the limit at once.
 """
 
 from __future__ import annotations
@@ -49,16 +49,3 @@ def expansions(line: DraftLine) -> int:
             offsets = len(set(shift)) if isinstance(shift, list) else 1
         total += offsets * binding_count(groups)
     return total
-
-
-def keep_within_card_limit(lines: list[DraftLine]) -> None:
-    """Leave out every line (in the card's order) that would take the card over the limit."""
-    used = 0
-    for line in lines:
-        if line.fatal:
-            continue
-        cost = expansions(line)
-        if used + cost > MAX_EXPANSIONS:
-            line.fatal.append(OVER_LIMIT)
-            continue
-        used += cost
