@@ -26,10 +26,12 @@ def _written(line: DraftLine) -> tuple[list[str], object]:
         hand = tomllib.loads(line.block).get("hand", [{}])[0]
     except (tomllib.TOMLDecodeError, RecursionError, IndexError, AttributeError):
         return [], None
-    pattern = hand.get("pattern") if isinstance(hand, dict) else None
-    patterns = [pattern] if isinstance(pattern, str) else [p for p in pattern or [] if isinstance(p, str)] \
-        if isinstance(pattern, list) else []
-    return patterns, hand.get("shift") if isinstance(hand, dict) else None
+    if not isinstance(hand, dict):
+        return [], None
+    pattern = hand.get("pattern")
+    if isinstance(pattern, str):
+        return [pattern], hand.get("shift")
+    return [p for p in pattern if isinstance(p, str)] if isinstance(pattern, list) else [], hand.get("shift")
 
 
 def expansions(line: DraftLine) -> int:
