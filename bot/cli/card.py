@@ -17,7 +17,14 @@ from bot.engine.matching import CheckResult, check
 from bot.engine.notation import format_tiles, parse_groups, parse_tiles
 from bot.engine.tiles import Tile
 from bot.engine.wording import line_name, line_number
-from bot.service.cards import DEFAULT_CARDS_DIR, cards_dir, load_card_file, read_card_file, scan_card_files
+from bot.service.cards import (
+    DEFAULT_CARDS_DIR,
+    card_folders,
+    cards_dir,
+    load_card_file,
+    read_card_file,
+    scan_card_files,
+)
 
 
 def register(commands: Any) -> None:
@@ -71,7 +78,7 @@ def run_list(args: argparse.Namespace) -> int:
     if not found:
         print(f"No cards installed in {folder}.")
         return 0
-    if folder != DEFAULT_CARDS_DIR and not any(x.path.parent != DEFAULT_CARDS_DIR for x in found):
+    if len(card_folders()) > 1 and not any(x.path.parent != DEFAULT_CARDS_DIR for x in found):
         print(f"No cards of your own in {folder} yet (CHARLESTON_CARDS_DIR); the shipped ones:")
     for entry in found:
         if entry.hidden_by is not None:
