@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from bot.engine.card import Card, Line
 from bot.engine.pattern import DECORATION
 from bot.engine.tiles import Tile
-from bot.engine.wording import line_name, line_number, line_words
+from bot.engine.wording import line_by_name, line_name, line_number, line_words
 
 from . import fonts
 from .common import (
@@ -62,9 +62,9 @@ class NotOnCard(LookupError):
 
 def render_card(card: Card, *, section: str | None = None, line_id: str | None = None,
                 tiles: Sequence[Sequence[Tile]] | None = None) -> Rendered:
-    """The whole card, one ``section`` or one line (``line_id``); ``tiles`` (a winning hand group by group) is
-    drawn under a single line. The classical game's card has no lines: its sheet is the winning hand alone. For a
-    phone, send a whole card as :func:`render_card_pages`."""
+    """The whole card, one ``section`` or one line (``line_id``: its name as printed, "2468 #1", or its id);
+    ``tiles`` (a winning hand group by group) is drawn under a single line. The classical game's card has no
+    lines: its sheet is the winning hand alone. For a phone, send a whole card as :func:`render_card_pages`."""
     if not card.lines:
         return _hand_sheet(card, [list(g) for g in tiles or ()])
     lines = _select(card, section, line_id)
@@ -133,9 +133,10 @@ def _hand_sheet(card: Card, winning: list[list[Tile]]) -> Rendered:
 def _select(card: Card, section: str | None, line_id: str | None) -> list[Line]:
     if line_id is not None:
         try:
-            return [card.line(line_id)]
+            return [line_by_name(card, line_id)]
         except KeyError:
-            raise NotOnCard(f"card '{card.id}' has no line '{line_id}'; its lines are listed by "
+            raise NotOnCard(f"card '{card.id}' has no line '{line_id[:60]}' (name one as printed, e.g. "
+                            f"'{line_name(card, card.lines[0])}'); its lines are listed by "
                             f"'charleston card show --card {card.id}'") from None
     if section is not None:
         chosen = [line for line in card.lines if line.section.lower() == section.lower()]

@@ -4,17 +4,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
-from bot.cli import classical_card
-from bot.cli.common import UsageProblem, card_or_explain, count, file_path, plural, print_json
+from bot.cli import card_import, classical_card
+from bot.cli.common import CARD_HELP, UsageProblem, card_or_explain, count, file_path, plural, print_json
 from bot.engine.analysis import LineAnalysis, analyze
+from bot.engine.card import Card
 from bot.engine.cardfile import HELP, check_card_text
 from bot.engine.errors import CardError, TileError
 from bot.engine.matching import CheckResult, check
 from bot.engine.notation import format_tiles, parse_groups, parse_tiles
 from bot.engine.tiles import Tile
-from bot.service.cards import card_files, cards_dir, load_card_file, read_card_file
+from bot.engine.wording import line_name, line_number
+from bot.service.cards import (
+    DEFAULT_CARDS_DIR,
+    card_folders,
+    cards_dir,
+    load_card_file,
+    read_card_file,
+    scan_card_files,
+)
 
 
 def register(commands: Any) -> None:
@@ -26,17 +36,19 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_list)
 
     p = sub.add_parser("show", help="every line of a card")
-    p.add_argument("--card", required=True, metavar="ID")
+    p.add_argument("--card", required=True, metavar="ID|FILE", help=CARD_HELP)
     p.set_defaults(run=run_show)
 
     p = sub.add_parser("validate", help="check a card file and list every problem")
     p.add_argument("file", type=file_path)
     p.set_defaults(run=run_validate)
 
+    card_import.register(sub)
+
     for name, helptext, runner in (("check", "is this rack a Mah Jongg, and on which line?", run_check),
                                    ("analyze", "rank the card's lines by tiles still needed", run_analyze)):
         p = sub.add_parser(name, help=helptext)
-        p.add_argument("--card", required=True, metavar="ID")
+        p.add_argument("--card", required=True, metavar="ID|FILE", help=CARD_HELP)
         p.add_argument("--exposed", default="", metavar='"G; G"',
                        help='exposures, groups separated by ";", e.g. "5D 5D J; N N N N"')
         p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -59,28 +71,36 @@ def _rack(args: argparse.Namespace) -> tuple[list[Tile], list[list[Tile]]]:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    """`card list`: the installed cards."""
+    """`card list`: the shipped cards and those of ``CHARLESTON_CARDS_DIR``, by their ``[card] id``."""
     folder = cards_dir()
     if not folder.is_dir():
         raise UsageProblem(f"the cards folder {folder} does not exist (check CHARLESTON_CARDS_DIR)")
-    files = card_files()
-    if not files:
+    found = scan_card_files()
+    if not found:
         print(f"No cards installed in {folder}.")
         return 0
-    for card_id, path in files.items():
+    if len(card_folders()) > 1 and not any(x.path.parent != DEFAULT_CARDS_DIR for x in found):
+        print(f"No cards of your own in {folder} yet (CHARLESTON_CARDS_DIR); the shipped ones:")
+    for entry in found:
+        if entry.hidden_by is not None:
+            print(f"charleston: skipped {entry.path}: its [card] id '{entry.card_id}' is already the id of "
+                  f"{entry.hidden_by.name}; give one of them another id", file=sys.stderr)
+            continue
         try:
-            card = load_card_file(path)
+            card = load_card_file(entry.path)
         except CardError as exc:
             # Reported and skipped: one bad file never hides the others.
-            print(f"charleston: skipped {path}: {exc.problems[0]} ({plural(len(exc.problems), 'problem')}; run "
-                  f"'charleston card validate {path}')", file=sys.stderr)
+            print(f"charleston: skipped {entry.path}: {exc.problems[0]} ({plural(len(exc.problems), 'problem')}; run "
+                  f"'charleston card validate {entry.path}')", file=sys.stderr)
             continue
-        print(f"{card_id:<14} {card.name} ({len(card.lines)} lines)")
+        where = "" if entry.path.parent == DEFAULT_CARDS_DIR else f"  [{entry.path}" + (
+            ", replaces the shipped card" if entry.replaces is not None else "") + "]"
+        print(f"{entry.card_id:<14} {card.name} ({len(card.lines)} lines){where}")
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
-    """`card show`: one card's lines."""
+    """`card show`: one card's lines, each named as the card prints it (``2468 #1``)."""
     card = card_or_explain(args.card)
     print(f"{card.name} [{card.id}]" + (f", {card.year}" if card.year else ""))
     if card.ruleset == "classical":
@@ -88,7 +108,8 @@ def run_show(args: argparse.Namespace) -> int:
     for section in card.sections:
         print(f"\n{section}")
         for line in (x for x in card.lines if x.section == section):
-            print(f"  {line.id:<12} {line.printed()}")
+            note = f"  ({line.note})" if line.note else ""
+            print(f"  #{line_number(card, line):<3} {line.printed()}{note}   [{line.id}]")
     return 0
 
 
@@ -107,12 +128,19 @@ def run_validate(args: argparse.Namespace) -> int:
         return 1
     card = report.card
     print(f"ok: {card.id}, {plural(len(card.lines), 'line')}, {plural(card.variant_count, 'concrete variant')}{warned}")
+    stem = Path(args.file).stem
+    if stem != card.id:
+        # One id rule: the [card] id is the card's id wherever the file is; a different name only misleads.
+        print(f"note: {args.file} is named '{stem}' but its [card] id is '{card.id}': it is card '{card.id}' "
+              f"everywhere (card list, --card {card.id}); rename the file {card.id}.toml to avoid confusion",
+              file=sys.stderr)
     return 0
 
 
-def _check_json(result: CheckResult) -> dict[str, Any]:
+def _check_json(card: Card, result: CheckResult) -> dict[str, Any]:
     return {"mahjong": result.mahjong,
-            "matches": [{"hand": m.line.id, "section": m.line.section, "value": m.line.value,
+            "matches": [{"hand": m.line.id, "name": line_name(card, m.line), "section": m.line.section,
+                         "value": m.line.value,
                          "exposed": m.exposed, "jokerless": m.jokerless} for m in result.matches]}
 
 
@@ -127,21 +155,22 @@ def run_check(args: argparse.Namespace) -> int:
     except TileError as exc:
         raise UsageProblem(str(exc)) from None
     if args.json:
-        print_json(_check_json(result))
+        print_json(_check_json(card, result))
         return 0
     if not result.mahjong:
         print("Not a Mah Jongg on this card. Try 'charleston card analyze' to see the closest lines.")
         return 0
     for match in result.matches:
         bonus = " jokerless" if match.pays_jokerless else ""
-        print(f"Mah Jongg: {match.line.id} ({match.line.section}) {match.line.mark} {match.line.value}{bonus}")
+        print(f"Mah Jongg: {line_name(card, match.line)} {match.line.mark} {match.line.value}{bonus}")
         print(f"  {match.describe()}")
     return 0
 
 
-def _analysis_json(item: LineAnalysis) -> dict[str, Any]:
-    return {"hand": item.line.id, "section": item.line.section, "value": item.line.value,
-            "missing": item.missing, "need": format_tiles(item.need).split(), "possible": item.possible}
+def _analysis_json(card: Card, item: LineAnalysis) -> dict[str, Any]:
+    return {"hand": item.line.id, "name": line_name(card, item.line), "section": item.line.section,
+            "value": item.line.value, "missing": item.missing, "need": format_tiles(item.need).split(),
+            "possible": item.possible}
 
 
 def run_analyze(args: argparse.Namespace) -> int:
@@ -158,12 +187,13 @@ def run_analyze(args: argparse.Namespace) -> int:
         raise UsageProblem(str(exc)) from None
     shown = ranked[: args.top] if args.top else ranked
     if args.json:
-        print_json({"hands": [_analysis_json(item) for item in shown]})
+        print_json({"hands": [_analysis_json(card, item) for item in shown]})
         return 0
-    print(f"{'hand':<12} {'section':<18} {'value':>5} {'missing':>7}  need")
+    width = max([len(line_name(card, item.line)) for item in shown] + [4])
+    print(f"{'line':<{width}} {'value':>5} {'missing':>7}  need")
     for item in shown:
         need = format_tiles(item.need) if item.need else "-"
         flag = "" if item.possible else "  (no longer possible)"
-        print(f"{item.line.id:<12} {item.line.section[:18]:<18} {item.line.value:>5} {item.missing:>7}  "
+        print(f"{line_name(card, item.line):<{width}} {item.line.value:>5} {item.missing:>7}  "
               f"{need}{flag}")
     return 0

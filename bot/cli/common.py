@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from bot.engine.card import Card
 from bot.engine.errors import CardError
-from bot.service.cards import UnknownCard, load_card
+from bot.service.cards import UnknownCard, is_card_path, load_card
 from bot.settings import SettingsError, default_database
 from bot.store.db import Database, DatabaseProblem, is_postgres_url, target_problem
 
@@ -39,13 +39,22 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else many or word + 's'}"
 
 
+CARD_HELP = ("a card's id (see 'charleston card list') or a card file's path (my-card.toml); a line is named as "
+             "the card prints it, e.g. '2468 #1'")
+
+
 def card_or_explain(card_id: str) -> Card:
-    """An installed card, or a :class:`UsageProblem` saying which cards exist or what is broken in this one."""
+    """A card by id or file path (see :func:`~bot.service.cards.load_card`), or a :class:`UsageProblem` saying
+    which cards exist or what is wrong with this one."""
     try:
         return load_card(card_id)
     except UnknownCard as exc:
         raise UsageProblem(str(exc)) from None
     except CardError as exc:
+        if is_card_path(card_id):
+            more = (f" ({len(exc.problems)} problems: run 'charleston card validate {card_id}' to see them all)"
+                    if len(exc.problems) > 1 else "")
+            raise UsageProblem(f"cannot use the card file {card_id}: {exc.problems[0]}{more}") from None
         raise UsageProblem(f"card '{card_id}' is broken; run 'charleston card validate' on it. "
                            f"First problem: {exc.problems[0]}") from None
 

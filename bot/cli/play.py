@@ -32,9 +32,7 @@ from bot.cli.common import (
 from bot.cli.demo import run_demo, write_images
 from bot.cli.simulate import simulate, simulate_recorded
 from bot.engine.card import Card
-from bot.engine.errors import CardError
 from bot.engine.rules import RulesError, TableRules, table_rules
-from bot.service.cards import UnknownCard, load_card
 
 PAIRED_LEVELS = (*LEVELS, *EXPERIMENTAL_LEVELS)
 
@@ -46,8 +44,8 @@ def register(commands: Any) -> None:
     p.add_argument("--seed", type=seed, default=1, metavar="S")
     p.add_argument("--players", default="normal,normal,normal,normal", metavar="L1,L2,L3,L4",
                    help=f"a level per seat: {', '.join(LEVELS)}")
-    p.add_argument("--card", default=None, metavar="ID", help="card id (default: practice, or nmjl-1946 with "
-                   "--rules nmjl-1946)")
+    p.add_argument("--card", default=None, metavar="ID|FILE", help="card id or card file (default: practice, "
+                   "or nmjl-1946 with --rules nmjl-1946)")
     p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--log", type=folder_path, default=None, metavar="DIR",
                    help=f"write every game to the folder DIR as a replay file ({WRITE_HELP})")
@@ -66,7 +64,7 @@ def register(commands: Any) -> None:
     p.add_argument("--seeds", type=seed_list, default=[1], metavar="S[-T][,...]",
                    help="seeds to pool, e.g. 101-110 or 1,5,9")
     p.add_argument("--games", type=count(1, 1_000_000), default=100, metavar="N", help="deals per seed")
-    p.add_argument("--card", default=None, metavar="ID", help="card id (default: the preset's)")
+    p.add_argument("--card", default=None, metavar="ID|FILE", help="card id or card file (default: the preset's)")
     p.add_argument("--rules", default="nmjl", metavar="PRESET",
                    help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--jsonl", type=file_path, default=None, metavar="FILE",
@@ -133,15 +131,13 @@ class ProgressBar:
 
 
 def _card_and_rules(args: argparse.Namespace) -> tuple[Card, TableRules]:
-    """The card (--card, else the preset's own) and the rules (--rules) a command asked for, or a refusal."""
+    """The card (--card, an id or a file, else the preset's own) and the rules (--rules) a command asked for, or
+    a refusal."""
     try:
-        card_id = args.card or table_rules(args.rules).card
-        card = load_card(card_id)
+        card = card_or_explain(args.card or table_rules(args.rules).card)
         return card, table_rules(args.rules, card=card.id)
-    except (UnknownCard, RulesError) as exc:
+    except RulesError as exc:
         raise UsageProblem(str(exc)) from None
-    except CardError as exc:
-        raise UsageProblem(f"card '{card_id}' is broken: {exc.problems[0]}") from None
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.common import (
+    CARD_HELP,
     WRITE_HELP,
     UsageProblem,
     add_db_option,
@@ -70,9 +71,10 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_table)
 
     p = sub.add_parser("card", help="a card, one section or one line, drawn like a printed card")
-    p.add_argument("--card", required=True, metavar="ID")
+    p.add_argument("--card", required=True, metavar="ID|FILE", help=CARD_HELP)
     p.add_argument("--section", default=None, metavar="NAME")
-    p.add_argument("--hand", default=None, metavar="ID", help="one line, by its id")
+    p.add_argument("--hand", default=None, metavar="LINE",
+                   help="one line, named as the card prints it ('2468 #1') or by its id")
     p.add_argument("--winning", default="", metavar='"G; G"', help="with --hand: the winning tiles, group by group")
     _output(p)
     p.set_defaults(run=run_card)
@@ -169,7 +171,7 @@ def run_card(args: argparse.Namespace) -> int:
     if args.section is not None and args.hand is not None:
         raise UsageProblem("give --section or --hand, not both")
     if args.winning and args.hand is None:
-        raise UsageProblem("--winning shows the tiles under one line: add --hand ID")
+        raise UsageProblem("--winning shows the tiles under one line: add --hand LINE (e.g. '2468 #1')")
     card = card_or_explain(args.card)
     try:
         winning = parse_groups(args.winning) if args.winning else None

@@ -57,6 +57,26 @@ def line_name(card: Card, line: Line) -> str:
     return f"{line.section} #{line_number(card, line)}"
 
 
+def line_by_name(card: Card, text: str) -> Line:
+    """The line a player or organiser names: as the card prints it, its section and number (``2468 #1``, any
+    case and spacing, the ``#`` optional), or by its id in the card file (``2468-1``); raises KeyError."""
+    wanted = " ".join(text.split()).casefold()
+    try:
+        return card.line(text.strip())
+    except KeyError:
+        pass
+    section, _, number = wanted.rpartition("#") if "#" in wanted else wanted.rpartition(" ")
+    section, number = section.strip(), number.strip()
+    if number.isdigit():
+        in_section = [x for x in card.lines if " ".join(x.section.split()).casefold() == section]
+        if 1 <= int(number) <= len(in_section):
+            return in_section[int(number) - 1]
+    for line in card.lines:
+        if line.id.casefold() == wanted:
+            return line
+    raise KeyError(text)
+
+
 def printed_pattern(pattern: str) -> str:
     """A pattern as the card prints it, the suit letters left out (the card shows them as colours; the note says
     which suits): ``FFF 111 DD 1111 DD``."""

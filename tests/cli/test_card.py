@@ -59,21 +59,23 @@ def test_list_marks_a_broken_card(capsys, tmp_path, monkeypatch) -> None:  # typ
     assert err.count("\n") == 1 and "skipped" in err and "clitest-broken.toml" in err and "card validate" in err
 
 
-def test_list_with_no_cards(capsys, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_list_with_no_cards_of_ones_own_shows_the_shipped_ones(capsys, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("CHARLESTON_CARDS_DIR", str(tmp_path))
     code, out, _ = run(capsys, "card", "list")
-    assert code == 0 and "No cards" in out
+    assert code == 0 and f"No cards of your own in {tmp_path} yet" in out
+    assert "practice" in out and "nmjl-1946" in out  # a folder of one's own adds to the shipped cards
 
 
 def test_show_lists_every_line_under_its_section(capsys, practice) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = run(capsys, "card", "show", "--card", "practice")
     assert code == 0
     assert out.startswith("Charleston practice card [practice], 2026")
-    for line in practice.lines:
-        assert f"  {line.id} " in out, line.id
+    for line in practice.lines:  # each named as printed, "#3" under its section, its id beside it to edit it
+        number = [x.id for x in practice.lines if x.section == line.section].index(line.id) + 1
+        assert any(row.startswith(f"  #{number} ") and row.endswith(f"[{line.id}]") for row in out.splitlines())
     for section in practice.sections:
         assert f"\n{section}\n" in out
-    assert "2468-5" in out and "C 35" in out  # concealed line with its value
+    assert "[2468-5]" in out and "C 35" in out  # concealed line with its value
 
 
 def test_show_1946_gives_both_values(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -124,13 +126,13 @@ def test_validate_reports_an_unknown_suit_letter(capsys, tmp_path) -> None:  # t
 
 def test_validate_prints_warnings_with_its_report_and_still_exits_0(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "warned.toml"
-    path.write_text('[card]\nid = "w"\nname = "W"\n\n[[hand]]\nid = "h1"\nsection = "S"\n'
+    path.write_text('[card]\nid = "warned"\nname = "W"\n\n[[hand]]\nid = "h1"\nsection = "S"\n'
                     'pattern = "FF 1111a Da 1111b Db 11c"\nshift = "any"\nexposed = true\nvalue = 25\n')
     code, out, err = run(capsys, "card", "validate", str(path))
     assert code == 0 and err == ""
     warning, ok = out.splitlines()
     assert warning.startswith(f"{path}:9: hand h1: warning: the line has a shift but no note")
-    assert ok == "ok: w, 1 line, 27 concrete variants; 1 warning"
+    assert ok == "ok: warned, 1 line, 27 concrete variants; 1 warning"
 
 
 def test_validate_exits_1_for_toml_mistakes_and_lists_them_all(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -158,8 +160,8 @@ def test_check_json_schema(capsys) -> None:  # type: ignore[no-untyped-def]
     data = json.loads(out)
     assert set(data) == {"mahjong", "matches"}
     assert data["mahjong"] is True
-    assert data["matches"] == [{"hand": "2468-3", "section": "2468", "value": 25, "exposed": True,
-                                "jokerless": True}]
+    assert data["matches"] == [{"hand": "2468-3", "name": "2468 #3", "section": "2468", "value": 25,
+                                "exposed": True, "jokerless": True}]
 
 
 def test_check_json_not_mah_jongg(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -178,7 +180,7 @@ def test_check_json_with_exposures_and_jokers(capsys) -> None:  # type: ignore[n
     match = next(m for m in data["matches"] if m["hand"] == "2468-3")
     assert match["jokerless"] is False and match["exposed"] is True
     for m in data["matches"]:
-        assert set(m) == {"hand", "section", "value", "exposed", "jokerless"}
+        assert set(m) == {"hand", "name", "section", "value", "exposed", "jokerless"}
         assert isinstance(m["value"], int) and isinstance(m["exposed"], bool)
 
 
@@ -192,7 +194,7 @@ def test_check_1946_values_and_multiple_matches(capsys) -> None:  # type: ignore
 def test_check_text_output(capsys) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = run(capsys, "card", "check", "--card", "practice", WIN_2468_3)
     assert code == 0
-    assert out.splitlines()[0] == "Mah Jongg: 2468-3 (2468) X 25 jokerless"
+    assert out.splitlines()[0] == "Mah Jongg: 2468 #3 X 25 jokerless"  # named as the card prints it
     assert "E E E E" in out
     code, out, _ = run(capsys, "card", "check", "--card", "practice", NEAR_2468_3 + " N")
     assert code == 0 and out.startswith("Not a Mah Jongg")
@@ -239,12 +241,19 @@ def test_check_broken_card(capsys, tmp_path, monkeypatch) -> None:  # type: igno
     assert "broken" in line and "validate" in line
 
 
-def test_check_card_whose_id_differs_from_its_file_name(capsys, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "clitest-named.toml").write_text(
-        PRACTICE_FILE.read_text(encoding="utf-8").replace('id = "practice"', 'id = "other"', 1))
+def test_a_cards_id_is_its_card_id_whatever_the_files_name(capsys, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    named = tmp_path / "clitest-named.toml"
+    named.write_text(PRACTICE_FILE.read_text(encoding="utf-8").replace('id = "practice"', 'id = "other"', 1))
     monkeypatch.setenv("CHARLESTON_CARDS_DIR", str(tmp_path))
-    line = one_line_error(capsys, "card", "check", "--card", "clitest-named", WIN_2468_3)
-    assert "clitest-named.toml" in line and "'other'" in line
+    code, out, _ = run(capsys, "card", "list")
+    assert code == 0 and any(row.startswith("other ") for row in out.splitlines()) and "clitest-named " not in out
+    code, out, _ = run(capsys, "card", "check", "--card", "other", WIN_2468_3)
+    assert code == 0 and out.startswith("Mah Jongg: 2468 #3")
+    assert "Unknown card 'clitest-named'" in one_line_error(capsys, "card", "check", "--card", "clitest-named",
+                                                             WIN_2468_3)
+    code, out, err = run(capsys, "card", "validate", str(named))
+    assert code == 0 and out.startswith("ok: other")
+    assert "named 'clitest-named' but its [card] id is 'other'" in err and "rename the file other.toml" in err
 
 
 # ---------------------------------------------------------------------------------------------- analyze
@@ -258,11 +267,11 @@ def test_analyze_json_schema_best_first(capsys, practice) -> None:  # type: igno
     hands = data["hands"]
     assert len(hands) == len(practice.lines)
     for h in hands:
-        assert set(h) == {"hand", "section", "value", "missing", "need", "possible"}
+        assert set(h) == {"hand", "name", "section", "value", "missing", "need", "possible"}
         assert isinstance(h["need"], list) and len(h["need"]) == h["missing"]
         assert isinstance(h["possible"], bool)
-    assert hands[0] == {"hand": "2468-3", "section": "2468", "value": 25, "missing": 1, "need": ["W"],
-                        "possible": True}
+    assert hands[0] == {"hand": "2468-3", "name": "2468 #3", "section": "2468", "value": 25, "missing": 1,
+                        "need": ["W"], "possible": True}
     keys = [(not h["possible"], h["missing"], -h["value"]) for h in hands]
     assert keys == sorted(keys)
 
@@ -303,8 +312,8 @@ def test_analyze_text_output(capsys) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = run(capsys, "card", "analyze", "--card", "practice", "--top", "1", NEAR_2468_3)
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["hand", "section", "value", "missing", "need"]
-    assert lines[1].split() == ["2468-3", "2468", "25", "1", "W"]
+    assert lines[0].split() == ["line", "value", "missing", "need"]
+    assert lines[1].split() == ["2468", "#3", "25", "1", "W"]
 
 
 @pytest.mark.parametrize(("args", "fragment"), [
