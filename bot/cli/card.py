@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from bot.cli import classical_card
+from bot.cli import card_import, classical_card
 from bot.cli.common import UsageProblem, card_or_explain, count, file_path, print_json
 from bot.engine.analysis import LineAnalysis, analyze
 from bot.engine.cardfile import HELP, check_card_text
@@ -32,6 +32,8 @@ def register(commands: Any) -> None:
     p = sub.add_parser("validate", help="check a card file and list every problem")
     p.add_argument("file", type=file_path)
     p.set_defaults(run=run_validate)
+
+    card_import.register(sub)
 
     for name, helptext, runner in (("check", "is this rack a Mah Jongg, and on which line?", run_check),
                                    ("analyze", "rank the card's lines by tiles still needed", run_analyze)):

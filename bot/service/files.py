@@ -14,6 +14,13 @@ class FileProblem(ValueError):
 def read_text(path: Path | str, *, what: str, max_bytes: int) -> str:
     """The UTF-8 text of a regular file of at most ``max_bytes`` (a byte-order mark is dropped); ``what`` names
     the kind of file in messages ("card file", "replay")."""
+    return decode_text(read_bytes(path, what=what, max_bytes=max_bytes), name=str(path), what=what,
+                       max_bytes=max_bytes)
+
+
+def read_bytes(path: Path | str, *, what: str, max_bytes: int) -> bytes:
+    """The bytes of a regular file, at most ``max_bytes`` + 1 of them (so that :func:`decode_text` can say it is
+    too big); every way the file cannot be read is a :class:`FileProblem`."""
     path = Path(path)
     try:
         mode = path.stat().st_mode
@@ -23,14 +30,13 @@ def read_text(path: Path | str, *, what: str, max_bytes: int) -> str:
             # A pipe or a device could block for ever or never end.
             raise FileProblem(f"{path} is not a regular file; give a {what} saved on disk")
         with path.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
+            return handle.read(max_bytes + 1)
     except FileNotFoundError:
         raise FileProblem(f"cannot read {path}: no such file") from None
     except PermissionError:
         raise FileProblem(f"cannot read {path}: permission denied") from None
     except OSError as exc:
         raise FileProblem(f"cannot read {path}: {exc.strerror or exc}") from None
-    return decode_text(data, name=str(path), what=what, max_bytes=max_bytes)
 
 
 def decode_text(data: bytes, *, name: str, what: str, max_bytes: int) -> str:
