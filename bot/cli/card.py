@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from bot.cli import card_import, classical_card
+from bot.cli import card_import, card_proof, classical_card
 from bot.cli.common import UsageProblem, card_or_explain, count, file_path, print_json
 from bot.engine.analysis import LineAnalysis, analyze
 from bot.engine.cardfile import HELP, check_card_text
@@ -34,6 +34,7 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_validate)
 
     card_import.register(sub)
+    card_proof.register(sub)  # after import: it adds the proof hint to import's answer
 
     for name, helptext, runner in (("check", "is this rack a Mah Jongg, and on which line?", run_check),
                                    ("analyze", "rank the card's lines by tiles still needed", run_analyze)):
