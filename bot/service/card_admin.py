@@ -32,7 +32,8 @@ from .files import FileProblem, decode_text
 PENDING_MINUTES = 15  # an interaction's token lives 15 minutes: the confirm button cannot be answered after
 PENDING_PER_GUILD = 5  # imports waiting in one server at once (the oldest is forgotten)
 MAX_LINE_TEXT = 400  # a printed line with a few "or"s takes about 100 characters
-_MARK = re.compile(r"^(?P<mark>[XxCc])\s*(?P<value>\d{1,4})?$|^(?P<value2>\d{1,4})\s*(?P<mark2>[XxCc])$")
+# X or C and the value at the end: "X 25", "X25", "X", or "25 X" (with its space: "25c" is a single tile, 25 in c)
+_MARK = re.compile(r"^(?P<mark>[XxCc])\s*(?P<value>\d{1,4})?$|^(?P<value2>\d{1,4})\s+(?P<mark2>[XxCc])$")
 _OR = re.compile(r"\s+or\s+", re.IGNORECASE)
 
 
@@ -185,6 +186,8 @@ def read_import(data: bytes, source: str, fmt: str, name: str) -> ImportPreview:
     a Charleston TOML card is taken as written (its problems refuse it, its warnings are shown); another tool's
     file is converted (``bot.service.card_import``), every line it could not carry exactly one warning."""
     try:
+        if not data.strip() or b"\x00" in data[:8192]:
+            convert_card_file(data, source, fmt, name)  # an empty or binary file: the converter's one clear line
         text = decode_text(data, name=source, what="card file", max_bytes=MAX_IMPORT_BYTES)
         chosen = detect_format(text, source) if fmt == "auto" else fmt
         if chosen == "toml":

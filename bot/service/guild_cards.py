@@ -227,9 +227,9 @@ class GuildCards:
         changed = replace_hand(stored, wanted.index, edit, note)
         report = check_card_text(changed, source=f"{key}.toml")
         if report.problems or report.card is None:
-            shown = [clean_problem(p) for p in report.problems[:5]]
-            raise TableError(ErrorKind.BAD_INPUT, f"{line_name(card, wanted)} was not changed: "
-                             + " ".join(shown) + f" How to write a line: {HELP}.")
+            shown = "; ".join(clean_problem(p).rstrip(".") for p in report.problems[:5]) + "."
+            pointer = "" if HELP in shown else f" How to write a line: {HELP}."
+            raise TableError(ErrorKind.BAD_INPUT, f"{line_name(card, wanted)} was not changed: {shown}{pointer}")
         await guilds.replace_card_source(self.db, guild_id, key, report.card.name, changed, by, now)
         # Tables already playing keep the card they were dealt with; new tables play the new line.
         load_card.cache_clear()
