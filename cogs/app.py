@@ -26,6 +26,7 @@ from bot.service.weekly import DEFAULT_OWNER, WeeklyPosts
 from bot.settings import Settings
 
 from .cluster import ClusterRouter
+from .commands.card_desk import CardDesk
 from .commands.cards import CardAdmin, Cards
 from .commands.general import General
 from .commands.leagues import League, LeagueAdmin
@@ -166,7 +167,8 @@ class CharlestonBot(commands.Bot):
         self._presenter = presenter = Presenter(service, self.door, self.drawing, dms, self._table_failed,
                                                 interval=interval)
         self._keeper = keeper = Keeper(service, self.door, presenter, dms, leagues.managers)
-        controls = Controls(service, self.door, presenter, dms, self.drawing)
+        desk = CardDesk(leagues, self.door)  # /card-admin's buttons and proof sheets (issue 29)
+        controls = Controls(service, self.door, presenter, dms, self.drawing, desk)
         self._router = PressRouter(controls)
         owner = self.cluster.name if self.cluster else DEFAULT_OWNER  # whose claims a restart finds its own
         self._poster = poster = WeeklyPoster(self.door, WeeklyPosts(service.db, service.clock, owner))
@@ -175,7 +177,7 @@ class CharlestonBot(commands.Bot):
             Tables(service, leagues, self.door, presenter, controls, self.drawing),
             Play(service, self.door, controls), Seat(service, controls),
             League(leagues, self.door), LeagueAdmin(leagues, self.door, poster.wake), Standings(leagues, self.door),
-            Cards(leagues, self.door), CardAdmin(leagues, self.door),
+            Cards(leagues, self.door), CardAdmin(leagues, self.door, desk),
             keeper,  # listens for deleted threads and messages, and permissions coming back
         ]
 

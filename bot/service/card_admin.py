@@ -46,6 +46,7 @@ class ImportPreview:
     guild_id: int
     name: str  # its name in this server
     filename: str
+    fmt: str  # the format read: "toml", "ra" or "mpmahj"
     source_format: str  # in words: "riichi_advanced American notation (.jq)"
     title: str
     lines: int
@@ -54,6 +55,12 @@ class ImportPreview:
     toml: str = field(repr=False)
     by: int | None = None
     expires: str = ""
+
+    @property
+    def ask_first(self) -> bool:
+        """Whether the organiser must read something before it is stored: a file converted from another tool's
+        format, or any warning. A Charleston TOML card without warnings is stored as written, at once."""
+        return bool(self.warnings) or self.fmt != "toml"
 
 
 class PendingImports:
@@ -204,7 +211,7 @@ def read_import(data: bytes, source: str, fmt: str, name: str) -> ImportPreview:
             card = compiled
     except (FileProblem, ImportProblem) as exc:
         raise TableError(ErrorKind.BAD_INPUT, f"{str(exc).rstrip('.')}. Nothing was imported.") from None
-    return ImportPreview("", 0, name, source, FORMAT_NAMES.get(chosen, chosen), card.name, len(card.lines),
+    return ImportPreview("", 0, name, source, chosen, FORMAT_NAMES.get(chosen, chosen), card.name, len(card.lines),
                          left_out, warnings, toml)
 
 

@@ -13,6 +13,7 @@ the player's DM is then sent afresh with a line saying what became of it (docs/a
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import discord
 
@@ -34,16 +35,25 @@ from .replies import report_error
 Handler = Callable[["Controls", Interaction, int], Awaitable[None]]
 
 
+class CardButtons(Protocol):
+    """What a card manager's button asks for (answered by :class:`cogs.commands.card_desk.CardDesk`)."""
+
+    async def pressed(self, interaction: Interaction, act: str, what: str) -> None:
+        """Store a waiting import, or send a proof sheet."""
+
+
 class Controls:
     """The handlers behind every component (:class:`cogs.show.components.Handlers`), and behind the slash commands
     that do what a button does."""
 
-    def __init__(self, service: TableCalls, door: Door, presenter: Presenter, dms: Dms, drawing: Drawing) -> None:
+    def __init__(self, service: TableCalls, door: Door, presenter: Presenter, dms: Dms, drawing: Drawing,
+                 cards: CardButtons | None = None) -> None:
         self.service = service
         self.door = door
         self.presenter = presenter
         self.dms = dms
         self.drawing = drawing
+        self.cards = cards
 
     async def act(self, interaction: Interaction, table: int, token: str, key: str, *, confirm: bool = False) -> None:
         """Make a move for the presser (``confirm``: one she was asked about and chose anyway)."""
@@ -124,6 +134,15 @@ class Controls:
                 raise TableError(ErrorKind.ILLEGAL, "You can't call this tile: an exposure needs the matching tiles "
                                  "(or jokers) in your rack, and the group must fit a line of the card.")
             await self.door.reply(interaction, "Call it as:", components=c.call_components(table, token, choices))
+        except Exception as exc:
+            await report_error(self.door, interaction, exc)
+
+    async def card(self, interaction: Interaction, act: str, what: str) -> None:
+        """A card manager's button (/card-admin): handed to the card desk."""
+        try:
+            if self.cards is None:
+                raise TableError(ErrorKind.GONE, "That button no longer works: use `/card-admin` again.")
+            await self.cards.pressed(interaction, act, what)
         except Exception as exc:
             await report_error(self.door, interaction, exc)
 

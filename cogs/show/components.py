@@ -45,6 +45,9 @@ class Handlers(Protocol):
     async def helper(self, interaction: Interaction, table: int, helper: Helper) -> None:
         """A lobby step, or one of the private helpers."""
 
+    async def card(self, interaction: Interaction, act: str, what: str) -> None:
+        """A card manager's button: store a waiting import, or send a proof sheet."""
+
 
 class Components(discord.ui.View):
     """A message's buttons and selects. discord.py never stores or dispatches it (see the module's docstring): every
@@ -259,9 +262,38 @@ class HelperButton(Component):
         return _button(self.custom_id, label or look.label, look.style, row)
 
 
+@dataclass(frozen=True)
+class CardButton(Component):
+    """A card manager's button, of no table (/card-admin): store the import waiting under a token after its
+    warnings were read (:data:`ids.STORE_IMPORT`), or send a card's proof sheet (:data:`ids.SEND_PROOF`)."""
+
+    pattern: ClassVar[re.Pattern[str]] = re.compile(ids.CARD)
+    act: str
+    what: str  # the waiting import's token, or the card's name
+
+    @classmethod
+    def parse(cls, match: re.Match[str], values: list[str]) -> CardButton:
+        """The button a press came from."""
+        return cls(match["act"], match["what"])
+
+    @property
+    def custom_id(self) -> str:
+        """The component's custom_id (:mod:`cogs.show.ids`)."""
+        return ids.card_button_id(self.act, self.what)
+
+    async def handle(self, handlers: Handlers, interaction: Interaction) -> None:
+        """Store the import, or send the sheet."""
+        await handlers.card(interaction, self.act, self.what)
+
+    def draw(self, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> discord.ui.Button[
+            Components]:
+        """The button."""
+        return _button(self.custom_id, label, style, None)
+
+
 # Every kind of component: a press is read by the first whose pattern matches its custom_id (cogs.press.router).
 COMPONENTS: tuple[type[Component], ...] = (ActButton, ConfirmButton, MoveSelect, TilePickSelect, CallButton,
-                                           HelperButton)
+                                           HelperButton, CardButton)
 
 
 def read_press(custom_id: str, values: list[str]) -> Component | None:
@@ -273,10 +305,12 @@ def read_press(custom_id: str, values: list[str]) -> Component | None:
 
 
 def table_named(custom_id: str) -> int | None:
-    """The table a component's custom_id names (every one of ours names one); None if it is none of ours."""
+    """The table a component's custom_id names; None if it is none of ours, or names no table (a card manager's
+    button, pressed in a server: it never needs handing over between processes)."""
     for kind in COMPONENTS:
         if (match := kind.pattern.fullmatch(custom_id)) is not None:
-            return int(match["table"])
+            table = match.groupdict().get("table")
+            return int(table) if table is not None else None
     return None
 
 
@@ -416,4 +450,18 @@ def choice_selects(table: int, token: str, groups: tuple[tuple[str, tuple[Choice
     for n, (label, choices) in enumerate(groups[:5]):
         options = [discord.SelectOption(label=c.label[:100], value=c.key) for c in choices[:25]]
         components.add_item(MoveSelect(table, token, n).draw(options, label, row=n))
+    return components
+
+
+def import_components(token: str) -> Components:
+    """Under an import's warnings: the button that stores it."""
+    components = Components()
+    components.add_item(CardButton(ids.STORE_IMPORT, token).draw("Store this card", discord.ButtonStyle.success))
+    return components
+
+
+def proof_components(name: str) -> Components:
+    """Under a stored or changed card: the button that sends its proof sheet."""
+    components = Components()
+    components.add_item(CardButton(ids.SEND_PROOF, name).draw("Show its proof sheet", discord.ButtonStyle.primary))
     return components

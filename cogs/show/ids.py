@@ -15,6 +15,8 @@ that registry (:mod:`cogs.press.router`). A move's part is an action key, built 
     ch:c:<table>:<token>          "Call": show me the exposures I can make with this discard
     ch:t:<table>:<helper>         a helper (:class:`Helper`): the lobby's buttons and the private helpers,
                                   answered for the presser alone
+    ch:k:<act>:<what>             a card manager's button (no table): ``store`` stores the import waiting under
+                                  token <what> (/card-admin import), ``proof`` sends card <what>'s proof sheet
 """
 
 from __future__ import annotations
@@ -68,6 +70,9 @@ SELECT = rf"ch:s:{_TABLE}:{_TOKEN}:(?P<n>[0-9])"
 PICK = rf"ch:p:{_TABLE}:{_TOKEN}:(?P<mode>[cbk])"
 CALL = rf"ch:c:{_TABLE}:{_TOKEN}"
 TABLE = rf"ch:t:{_TABLE}:(?P<what>{'|'.join(helper.value for helper in HELPERS)})"
+CARD = r"ch:k:(?P<act>store|proof):(?P<what>[0-9a-z][0-9a-z_-]{0,39})"
+STORE_IMPORT = "store"
+SEND_PROOF = "proof"
 
 
 def act_id(table: int, token: str, key: str) -> str:
@@ -98,3 +103,9 @@ def call_id(table: int, token: str) -> str:
 def helper_id(table: int, helper: Helper) -> str:
     """A helper button of a table."""
     return f"ch:t:{table}:{helper.value}"
+
+
+def card_button_id(act: str, what: str) -> str:
+    """A card manager's button: store a waiting import (``store``, its token) or send a proof sheet (``proof``, a
+    card)."""
+    return f"ch:k:{act}:{what}"
