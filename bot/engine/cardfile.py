@@ -93,6 +93,15 @@ def did_you_mean(key: str, known: tuple[str, ...]) -> str:
     return f" (the keys are {', '.join(known)})"
 
 
+def _look_alike(key: str, written: Mapping[str, object], known: tuple[str, ...]) -> str:
+    """The unknown key written in a table that is a misspelling of ``key`` (``vaule`` for ``value``), or ""."""
+    unknown = [k for k in written if k not in known]
+    close = difflib.get_close_matches(key, [k.lower() for k in unknown], n=1, cutoff=0.6) if key else []
+    if not close or difflib.get_close_matches(close[0], known, n=1, cutoff=0.6) != [key]:
+        return ""
+    return next(k for k in unknown if k.lower() == close[0])
+
+
 class _Compiler:
     def __init__(self, source: str, layout: cardtoml.Layout, problems: list[str]) -> None:
         self.source = source
@@ -118,14 +127,15 @@ class _Compiler:
         table = self.layout.card
         if table is None:
             return 1
-        statement = table.keys.get(key)
+        statement = table.keys.get(key) or table.keys.get(_look_alike(key, table.keys, CARD_KEYS))
         return statement.start if statement is not None else table.line
 
     def hand_line(self, index: int, key: str = "", alternative: int = 0) -> int:
         table = self.layout.hand(index)
         if table is None:
             return 0
-        statement = table.keys.get(key)
+        # A missing key is named on the line of its misspelling (`vaule`), where the fix is to be made.
+        statement = table.keys.get(key) or table.keys.get(_look_alike(key, table.keys, HAND_KEYS))
         if statement is None:
             return table.line
         if alternative and len(statement.strings) >= alternative:

@@ -70,8 +70,10 @@ class Line:
         return "X" if self.exposed else "C"
 
     def printed(self) -> str:
-        """The line as a player reads it: pattern(s), note, X/C and value."""
-        text = " or ".join(self.patterns)
+        """The line as a player reads it: pattern(s) (the first few of a long list, and how many more), note, X/C
+        and value."""
+        shown, more = self.shown_patterns()
+        text = " or ".join(shown) + (f" or {more} more" if more else "")
         if self.note:
             text += f" ({self.note})"
         value = f"{self.value}" if self.east_value is None else f"{self.value}-{self.east_value}"

@@ -10,6 +10,7 @@ Each token is one group, so the same token written twice is two separate groups 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -91,7 +92,18 @@ def parse_pattern(text: str) -> tuple[list[Symbolic], list[PatternProblem]]:
         problems.append(PatternProblem(0, text, f"the groups add up to {total} tiles ({sizes}), not 14",
                                        "counting-to-14"))
     problems.extend(_letter_problems(groups))
-    return groups, problems
+    return _whole_years(groups), problems
+
+
+def _whole_years(groups: list[Symbolic]) -> list[Symbolic]:
+    """A year printed in two colours (``20a 26b``) is two tokens of two digits, one with the soap: the half
+    without it (``26b``) is part of the year too, so a shift leaves both halves alone."""
+    halves = {g.position: g.token for g in groups if _MIXED_DIGITS.match(g.token) and len(g.token) == 3}
+    yearly = {p for p, token in halves.items() if "0" in token[:2]}
+    joined = {p for p in halves if p not in yearly and (p - 1 in yearly or p + 1 in yearly)}
+    if not joined:
+        return groups
+    return [dataclasses.replace(g, year=True) if g.position in joined and g.kind == "number" else g for g in groups]
 
 
 def _topic(problem: str) -> str:

@@ -152,6 +152,13 @@ def test_a_line_printed_with_or_forty_two_times_keeps_every_variant() -> None:
     assert len(long_line.patterns) == 42 and len(long_line.variants) == 42 * 4 * 6
 
 
+def test_a_long_line_as_printed_shows_its_first_patterns_how_many_more_and_its_note() -> None:
+    printed = CARD.line("long-1").printed()
+    assert printed.startswith("ZZZ 1111a NN 222b FF or ZZZ 1111a NN 333b FF or ZZZ 1111a NN 444b FF "
+                              "or 39 more (any wind")
+    assert printed.endswith("X 30")
+
+
 @pytest.mark.parametrize("which", [0, 500, 1007])
 def test_M2_any_variant_of_a_long_line_is_a_mah_jongg(which: int) -> None:
     variant = CARD.line("long-1").variants[which]

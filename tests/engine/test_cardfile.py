@@ -206,8 +206,24 @@ def test_a_misspelt_value_is_an_unknown_key_with_a_suggestion_and_a_missing_valu
     problems = validate_card_text(text, SOURCE)
     assert problems == [
         f"{SOURCE}:{key_line(text, 'vaule')}: hand h1: unknown key `vaule`; did you mean `value`?",
-        f"{SOURCE}:{header_lines(text)[0]}: hand h1: missing `value`: the value printed at the end of the line, "
+        f"{SOURCE}:{key_line(text, 'vaule')}: hand h1: missing `value`: the value printed at the end of the line, "
         "such as value = 25 (see docs/card-format.md#from-a-printed-line-to-its-hand)"]
+
+
+def test_a_missing_key_with_no_misspelling_is_named_on_its_tables_header() -> None:
+    text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a", "colour": "red"}).replace("value = 25\n", "")
+    problems = validate_card_text(text, SOURCE)
+    assert f"{SOURCE}:{header_lines(text)[0]}: hand h1: missing `value`" in "\n".join(problems)
+    assert any(p.startswith(f"{SOURCE}:{key_line(text, 'colour')}: hand h1: unknown key `colour`") for p in problems)
+
+
+def test_a_misspelt_card_key_is_named_with_the_missing_one_on_its_line() -> None:
+    text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a"}).replace('name = "Test card"', 'nmae = "T"')
+    problems = validate_card_text(text, SOURCE)
+    line = text.splitlines().index('nmae = "T"') + 1
+    assert problems[0] == f"{SOURCE}:{line}: [card]: missing `name`: the card's name as players see it, such as " \
+        'name = "Tuesday league card 2026" (see docs/card-format.md#from-a-printed-line-to-its-hand)'
+    assert problems[1] == f"{SOURCE}:{line}: [card]: unknown key `nmae`; did you mean `name`?"
 
 
 def test_missing_required_keys() -> None:

@@ -4,7 +4,7 @@ reported in one run, each on its own line."""
 
 from __future__ import annotations
 
-from support.card_files import SOURCE, card_text, header_lines, key_line, load_line, only_problem, problems_for
+from support.card_files import SOURCE, card_text, key_line, load_line, only_problem, problems_for
 
 from bot.engine.cardfile import check_card_text, validate_card_text
 from bot.engine.tiles import Tile
@@ -69,6 +69,18 @@ def test_R6_a_shift_leaves_the_year_alone_so_the_issues_example_makes_no_5058() 
     years = {tuple(t for t, _ in v.groups[1:5]) for v in line.variants}
     assert all([t % 9 + 1 for t in year if t <= Tile.D9] == [2, 2, 5] for year in years)
     assert {t % 9 + 1 for v in line.variants for t, size in v.groups if size == 3} == {2, 5}
+
+
+def test_R6_a_year_printed_in_two_colours_keeps_both_halves_under_a_shift() -> None:
+    line = load_line("FF 20a 26b 1111a 2222b", shift=[0, 5], note="any two consecutive kongs")
+    halves = {tuple(t % 9 + 1 for t, size in v.groups[1:5] if t <= Tile.D9) for v in line.variants}
+    assert halves == {(2, 2, 6)}  # the soap is no number tile; 2, 2 and 6 never move
+    assert {t % 9 + 1 for v in line.variants for t, size in v.groups if size == 4} == {1, 2, 6, 7}
+
+
+def test_R3_two_digit_numbers_without_a_soap_still_shift() -> None:
+    line = load_line("FF 12a 34a 5555b 6666c", shift=[0, 1], note="any run")
+    assert {t % 9 + 1 for v in line.variants for t, size in v.groups if size == 1} == {1, 2, 3, 4, 5}
 
 
 def test_R6_a_shift_on_a_line_whose_only_numbers_are_the_year_is_refused() -> None:
@@ -179,7 +191,7 @@ def test_every_toml_mistake_of_a_file_is_reported_in_one_run_each_on_its_line() 
     ]
     # the checks after TOML still run where the file could be read, and nothing refused is called missing
     assert problems[7:] == [
-        f"{SOURCE}:{header_lines(BROKEN)[4]}: hand 2468-5: missing `value`: the value printed at the end of the line,"
+        f"{SOURCE}:38: hand 2468-5: missing `value`: the value printed at the end of the line,"
         " such as value = 25 (see docs/card-format.md#from-a-printed-line-to-its-hand)",
         f"{SOURCE}:36: hand 2468-5: the groups add up to 13 tiles (2 + 4 + 2 + 3 + 2), not 14 "
         "(see docs/card-format.md#counting-to-14)"]

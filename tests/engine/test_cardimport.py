@@ -96,7 +96,7 @@ CONSTRUCTS = {
     "Constructs #2": ("FFFF E W NN SS DDDDa", None),
     "Constructs #6": ([f"{b + 1}{b + 1}a {str(b + 2) * 3}a {str(b + 3) * 4}a FFFFF" for b in range(1, 7)], None),
     "Constructs #7": (SAME_NUMBERS, None),
-    "Constructs #8": (["FF 2222a 6666b 8888c", "FF 4444a 6666b 8888c"], None),
+    "Constructs #8": (["FF 8888a 6666b 2222c", "FF 4444a 6666b 2222c"], None),
     "Constructs #10": ("2468a Da 2468b Db NN SS", None),
     "Constructs #11": ("SS 3333a 7777a 1b 0 EE", None),
     "Constructs #12": ("0 5a 1a 0 1a 5a NNNN EEEE", None),
@@ -203,15 +203,15 @@ MPMAHJ = {
     "constructs-4": ([f"FFF 111a 222a {x * 2} {y * 3}" for x, y in itertools.permutations("RG0", 2)], "any"),
     "constructs-5": ("1357a 2468b FF GG NN", None),
     "constructs-6": ([f"EE {b * 4}a {b * 4}b {b * 2}c WW" for b in "13579"], None),
-    "constructs-7": ("222a 444a 6666b 8888b", None),
+    "constructs-7": ("222a 666a 4444b 8888b", None),
     "constructs-8": ([f"FFF {b * 4}a 555b {b * 4}c" for b in "123456789"], None),
     "constructs-11": ("FFFF 000 RRRR GGG", None),
 }
 MPMAHJ_29 = {
     "constructs-1": ("ZZZZ 111a 222a FFFF", "any"),
     "constructs-2": ([f"{w * 2} 1111a 2222a {w * 4}" for w in WINDS], "any"),
-    "constructs-9": ([f"FF 2026a {b * 4}b {b * 4}c" for b in "123456789"], None),
-    "constructs-10": ("FFF 1111a FFF 1111b", None),
+    "constructs-9": ([f"FFF 2026a {b * 3}b {b * 4}c" for b in "123456789"], None),
+    "constructs-10": ("FFF 7777a FFF 7777b", None),
 }
 
 
@@ -237,8 +237,8 @@ def test_mpmahj_constructs_that_need_the_new_card_language(line_id: str) -> None
 MPMAHJ_WARNINGS = {
     "1357 2468 FF GG NN": (False, "no fixed suits: Bams and Craks are read as any 2 different suits"),
     "FF 2222 4444 66666": (True, "15 tiles, not 14"),
-    "FF 3333 5555 7777": (False, 'the note says "2 Suits" but "FF 3333a 5555b 7777c" has 3 suit(s)'),
-    "FF 1111 3333 5555": (False, "vsuit_count is 3 but its tiles use 2 suit(s)"),
+    "FF 3333 7777 9999": (False, 'the note says "2 Suits" but "FF 3333a 7777b 9999c" has 3 suit(s)'),
+    "FF 9999 5555 1111": (False, "vsuit_count is 3 but its tiles use 2 suit(s)"),
     "FFFF 2222 DD 4444": (False, "the note names the red dragon but the line has another"),
     "JJ 2222 4444 6666": (True, 'unknown suit "Joker"'),
     "WW 2222 4444 6666": (True, "wind number 7 is not 1 (North)"),

@@ -197,6 +197,15 @@ def test_card_sheet_handles_east_values_and_free_letters(card1946: Card) -> None
     assert "60 chips (120 with East)" in image.alt
 
 
+def test_R2_the_legend_explains_x_y_z_only_on_a_sheet_that_uses_them() -> None:
+    card = language_card()
+    legend = (400, 50, 824, 100)  # right of the three colours: "x y z: any suit", then "Z: any wind"
+    with_z = opened(render_card(card, section="Winds")).crop(legend)
+    plain = opened(render_card(card, section="Pairs")).crop(legend)
+    assert len(plain.getcolors(1 << 24) or []) == 1  # nothing there: no line of the section has x, y or z
+    assert len(with_z.getcolors(1 << 24) or []) > 1
+
+
 def test_card_sheet_rejects_unknown_sections_and_lines(practice: Card) -> None:
     with pytest.raises(NotOnCard, match="no section 'nope'"):
         render_card(practice, section="nope")
@@ -211,8 +220,18 @@ def test_a_line_printed_with_or_42_times_shows_three_and_how_many_more_with_its_
     assert image.height < 600  # three alternatives and a row saying how many more, not 42 rows
     first = " or ".join(printed_pattern(p) for p in card.line("long-1").patterns[:3])
     assert f"Long #1: {first} or 39 more, any wind, a kong and a pung of two numbers in 2 suits;" in image.alt
+    assert "Z is any one wind." in image.alt
     two_rows = render_card(card, line_id="pairs-1")
     assert "Pairs #1: 11 2222 11 3333 FF, any 3 suits, two separate pairs of 1s; exposed, 25 chips" in two_rows.alt
+    assert "any one wind" not in two_rows.alt
+
+
+def test_R5_a_card_sheet_with_an_any_wind_line_explains_Z_in_its_legend() -> None:
+    card = language_card()
+    with_z, without_z = render_card(card, section="Winds"), render_card(card, section="Pairs")
+    legend = (0, 50, 824, 100)  # the strip under the title where the colours are explained
+    assert opened(with_z).crop(legend).tobytes() != opened(without_z).crop(legend).tobytes()
+    assert "Z is any one wind." in with_z.alt and "Winds #2: ZZ 4444 ZZ 5555 FF" in with_z.alt
 
 
 ROWS = [StandingsRow(1, "Ruth", 42, 5, 2), StandingsRow(2, "Sadie", 0, 3, 0), StandingsRow(3, "Ida", -17, 4, 1),

@@ -84,8 +84,8 @@ async def test_every_problem_of_a_malformed_card_is_listed(cards: GuildCards) ->
     with pytest.raises(CardProblems) as refused:
         await cards.import_card(1, "weeds", broken.encode(), "weeds/../x y.toml", 7, NOW)
     problems = refused.value.problems
-    # each problem on the line of its key: the misspelt key, the header (nothing says value), the pattern
-    assert [p.split(": hand g-1:")[0] for p in problems] == [f"weeds_.._x_y.toml:{n}" for n in (11, 6, 9)]
+    # each problem on the line of its key: the misspelt key, the missing value on the misspelling's line, the pattern
+    assert [p.split(": hand g-1:")[0] for p in problems] == [f"weeds_.._x_y.toml:{n}" for n in (11, 11, 9)]
     assert str(refused.value).splitlines()[1:] == problems
     with pytest.raises(UnknownCard):
         load_card("weeds@1")

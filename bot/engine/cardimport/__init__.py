@@ -84,14 +84,20 @@ def import_card_text(text: str, *, filename: str, fmt: str = "auto", card_id: st
         if not drafted.fatal:
             _check_alone(drafted, table)
     suspicions(draft.lines)
+    _some_kept(draft, filename)
     text_out = _settle(draft, filename, card_id, table, placeholder)
-    kept = [line for line in draft.lines if not line.fatal]
-    if not kept:
-        first = next((f"{filename}:{x.source_line}: {'; '.join(x.fatal)}" for x in draft.lines), filename)
-        raise ImportProblem(f"{filename}: none of its {len(draft.lines)} line(s) can be carried (first: "
-                            f"{first.removeprefix(filename + ':')})")
+    kept = _some_kept(draft, filename)
     warnings = tuple(draft.notices) + tuple(_warning(filename, x) for x in draft.lines if x.fatal or x.reasons)
     return Imported(text_out, warnings, card_id, fmt, len(kept), len(draft.lines) - len(kept))
+
+
+def _some_kept(draft: Draft, filename: str) -> list[DraftLine]:
+    """The lines to be written; a card with none of them is no card at all."""
+    kept = [line for line in draft.lines if not line.fatal]
+    if not kept:
+        first = next((f": first: line {x.source_line}: {'; '.join(x.fatal)}" for x in draft.lines), "")
+        raise ImportProblem(f"{filename}: none of its {len(draft.lines)} line(s) can be carried{first}")
+    return kept
 
 
 def _name(draft: Draft, filename: str) -> str:

@@ -11,7 +11,7 @@
     "FF 2026a XXX0b XXX0c DDa",
     "XX1a XXX2a XXXX3a FFFFF",
     "XXX0a 5555b XXX0c FFFF",
-    "FF 2222a|4444a 6666b 8888c",
+    "FF 8888a|4444a 6666b 2222c",
     "FFFF 11a|22a|33a|44a|55a|66a|77a|88a|99a 2222b|4444b|6666b 8888c",
     "2468Da 2468Db NN SS",
     "SS 3333a 7777a 10b EE",
@@ -30,8 +30,8 @@
     "QQ 2222a 4444b 6666c",
     "XXXX0 1111a 2222b FF",
     "DDD 3333a 6666a NNNN",
-    "FF 3333a 5555b 7777c",
-    "FF 5555a 7777b 9999c",
+    "FF 3333a 7777b 9999c",
+    "FF 1111a 7777b 9999c",
     "EE 1111a 3333b 5555c",
     "WW 1111a 3333b 5555c",
     "NN 2222a 4444b 6666c",
@@ -40,12 +40,12 @@
 |
 .open_win_definition = [
     "NEWS RRR GGG 0000", "FFFF EW NN SS DDDDa", "ZZZ 1111a 2222a FFF", "ZZZ 11a ZZZ 2222b FF",
-    "FF 2026a XXX0b XXX0c DDa", "XX1a XXX2a XXXX3a FFFFF", "XXX0a 5555b XXX0c FFFF", "FF 2222a|4444a 6666b 8888c",
+    "FF 2026a XXX0b XXX0c DDa", "XX1a XXX2a XXXX3a FFFFF", "XXX0a 5555b XXX0c FFFF", "FF 8888a|4444a 6666b 2222c",
     "FFFF 11a|22a|33a|44a|55a|66a|77a|88a|99a 2222b|4444b|6666b 8888c", "2468Da 2468Db NN SS",
     "SS 3333a 7777a 10b EE", "05a 10a 15a NNNN EEEE", "XXXX0a XXXX0b XXX0c EEE",
     "X0a X1a X2a X3a X4a XXXX0b XXXXX4c", "FFF 1111a FFF 2222b", "11a 333a 11a 4444b DDDc",
     "FF 2222a 4444b 666c", "FFF 2222a 4444b 6666c", "JJ 2222a 4444b 6666c", "QQ 2222a 4444b 6666c",
-    "XXXX0 1111a 2222b FF", "DDD 3333a 6666a NNNN", "FF 3333a 5555b 7777c", "FF 5555a 7777b 9999c",
+    "XXXX0 1111a 2222b FF", "DDD 3333a 6666a NNNN", "FF 3333a 7777b 9999c", "FF 1111a 7777b 9999c",
     "EE 1111a 3333b 5555c", "WW 1111a 3333b 5555c", "NN 2222a 4444b 6666c"
   ]
 |
@@ -62,7 +62,7 @@
     { "display_name": "Constructs #5", "value": 30, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["FF 2026a XXX0b XXX0c DDa"]]}] },
     { "display_name": "Constructs #6", "value": 25, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["XX1a XXX2a XXXX3a FFFFF"]]}] },
     { "display_name": "Constructs #7", "value": 25, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["XXX0a 5555b XXX0c FFFF"]]}] },
-    { "display_name": "Constructs #8", "value": 25, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["FF 2222a|4444a 6666b 8888c"]]}] }
+    { "display_name": "Constructs #8", "value": 25, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["FF 8888a|4444a 6666b 2222c"]]}] }
   ]
 |
 .yaku += [
@@ -83,8 +83,8 @@
     { "display_name": "Mistakes #4", "value": 25, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["QQ 2222a 4444b 6666c"]]}] },
     { "display_name": "Mistakes #5", "value": 25, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["XXXX0 1111a 2222b FF"]]}] },
     { "display_name": "Mistakes #6", "value": 25, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["DDD 3333a 6666a NNNN"]]}] },
-    { "display_name": "Mistakes #7", "value": 75, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["FF 3333a 5555b 7777c"]]}] },
-    { "display_name": "Mistakes #8", "value": "25", "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["FF 5555a 7777b 9999c"]]}] },
+    { "display_name": "Mistakes #7", "value": 75, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["FF 3333a 7777b 9999c"]]}] },
+    { "display_name": "Mistakes #8", "value": "25", "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["FF 1111a 7777b 9999c"]]}] },
     { "display_name": "Mistakes #9", "value": 25, "when": [{"name": "not_match", "opts": [["hand", "call_tiles", "winning_tile"], ["EE 1111a 1111b 1111c"]]}, {"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["EE 1111a 3333b 5555c"]]}] },
     { "display_name": "Mistakes #10", "value": 25, "when": [{"name": "has_no_call_named", "opts": ["am_pung", "am_kong", "am_quint"]}, {"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["WW 1111a 3333b 5555c"]]}] },
     { "display_name": "Mistakes #11", "value": 25, "when": [{"name": "match", "opts": [["hand", "call_tiles", "winning_tile"], ["NN 2222a 4444b 6666c"]]}] },
