@@ -6,7 +6,7 @@ shown, and the converted card kept in memory, under a short token carried by the
 (the life of the interaction that showed it). Nothing is in the database until the organiser presses the button;
 a restart forgets what was waiting, and the button then says to import again.
 
-**A line typed as printed** (:func:`parse_line_text`): ``FF 2468a 2468b 2468c`` in the card language
+**A line typed as printed** (:func:`parse_line_text`): ``2468a FFFF 2222b 88b`` in the card language
 (docs/card-format.md), alternatives joined by ``or``, and optionally X or C and the value at the end as the card
 prints them (``... X 25``); what is not typed is kept from the line being replaced. :func:`replace_hand` writes it
 into the card's TOML in place of that ``[[hand]]``'s keys, keeping every comment and every other line as written.
@@ -106,18 +106,18 @@ class LineEdit:
 
 
 def parse_line_text(text: str) -> LineEdit:
-    """A line typed as printed: ``FF 2468a 2468b 2468c``, ``... or ...`` for alternatives, ``X 25``/``C 30`` at
+    """A line typed as printed: ``2468a FFFF 2222b 88b``, ``... or ...`` for alternatives, ``X 25``/``C 30`` at
     the end for X or C and the value. The groups themselves are the card compiler's to judge."""
     text = " ".join(text.split())
     if not text:
-        raise TableError(ErrorKind.BAD_INPUT, "Type the line's tiles, like `FF 2468a 2468b 2468c` (add `X 25` at the "
+        raise TableError(ErrorKind.BAD_INPUT, "Type the line's tiles, like `2468a FFFF 2222b 88b` (add `X 25` at the "
                          "end for exposed, 25 chips). How to write a line: docs/card-format.md.")
     if len(text) > MAX_LINE_TEXT:
         raise TableError(ErrorKind.BAD_INPUT, f"That is {len(text)} characters: one line of a card takes about 100. "
                          "Type one line (alternatives joined by `or`).")
     if any(not c.isprintable() for c in text) or any(c in text for c in "\"\\[]="):
         raise TableError(ErrorKind.BAD_INPUT, "Type the line as the card prints it, without quotes, brackets or "
-                         "`=`: like `FF 2468a 2468b 2468c X 25`.")
+                         "`=`: like `2468a FFFF 2222b 88b X 25`.")
     exposed, value = None, None
     words = text.split(" ")
     for take in (2, 1):  # "X 25" or "25 X" (two words), or "X25", "X", "C" (one)
@@ -131,7 +131,7 @@ def parse_line_text(text: str) -> LineEdit:
     patterns = tuple(p.strip() for p in _OR.split(" ".join(words)) if p.strip())
     if not patterns:
         raise TableError(ErrorKind.BAD_INPUT, "Type the line's tiles before X or C and the value, like "
-                         "`FF 2468a 2468b 2468c X 25`.")
+                         "`2468a FFFF 2222b 88b X 25`.")
     return LineEdit(patterns, exposed, value)
 
 

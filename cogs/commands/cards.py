@@ -143,7 +143,7 @@ class CardAdmin(CardNames, commands.GroupCog, group_name="card-admin",
 
     @app_commands.command(name="line", description="Replace one line of a card imported here, typed as printed")
     @app_commands.describe(name="the card (one imported here)", line="the line, as the card names it: 2468 #1",
-                           text="the line in the card language, e.g. FF 2468a 2468b 2468c X 25 (X/C and value "
+                           text="the line in the card language, e.g. 2468a FFFF 2222b 88b X 25 (X/C and value "
                            "at the end: optional)", note="the words printed beside it (optional)")
     @app_commands.autocomplete(name=CardNames.card_names)
     async def line(self, interaction: Interaction, name: str, line: app_commands.Range[str, 1, 60],

@@ -11,7 +11,14 @@ from pathlib import Path
 
 from PIL import Image
 from support.discord_double import Double
-from support.import_files import GARDEN_JQ, GARDEN_JQ_LINES, ORCHARD_JSON, ORCHARD_JSON_LINES
+from support.import_files import (
+    GARDEN_JQ,
+    GARDEN_JQ_LINES,
+    ORCHARD_JSON,
+    ORCHARD_JSON_LINES,
+    PRACTICE_LINE,
+    SHORT_LINE,
+)
 from support.league_bots import RunningClock, answer_to, make_league_bot
 
 from bot.service.cards import load_card
@@ -117,23 +124,23 @@ async def test_a_line_typed_as_printed_replaces_one_line(discord_double: Double,
 
         # A malformed line: one clear message, nothing stored.
         bad = await answer_to(await ruth.slash("card-admin", "line", name="garden", line="Garden #2",
-                                               text="FF 1111a 3333b 555c X 30"))
+                                               text=f"{SHORT_LINE} X 30"))
         assert bad.ephemeral and "Garden #2 was not changed" in bad.content and "13 tiles" in bad.content
         assert "docs/card-format.md" in bad.content and not bad.attachments
         assert await guilds.card_source(bot.service.db, double.guild_id, "garden") == before
         shipped = await answer_to(await ruth.slash("card-admin", "line", name="practice", line="2026 #1",
-                                                   text="FF 1111a 3333b 5555c"))
+                                                   text=PRACTICE_LINE))
         assert "comes with the bot" in shipped.content
 
         # The line as printed, X and its value at the end: stored, answered with its proof.
         good = await answer_to(await ruth.slash("card-admin", "line", name="garden", line="Garden #2",
-                                                text="FF 1111a 3333b 5555c X 30", note="any 3 suits"))
+                                                text=f"{PRACTICE_LINE} X 30", note="any 2 suits"))
         assert good.ephemeral and "**Garden #2** of `garden` is replaced" in good.content
         (image,) = good.attachments
         alt = image.description or ""
-        assert alt.startswith("Proof sheet of") and "Garden #2: FF 1111 3333 5555" in alt and "30 chips" in alt
+        assert alt.startswith("Proof sheet of") and "Garden #2: WWW 44 888 22 6666" in alt and "30 chips" in alt
         card = bot.leagues.cards.card(double.guild_id, "garden")
-        assert card.lines[1].patterns == ("FF 1111a 3333b 5555c",) and card.lines[1].value == 30
+        assert card.lines[1].patterns == (PRACTICE_LINE,) and card.lines[1].value == 30
         after = await guilds.card_source(bot.service.db, double.guild_id, "garden")
-        assert after is not None and 'pattern = "FF 1111a 3333b 5555c"' in after
+        assert after is not None and f'pattern = "{PRACTICE_LINE}"' in after
         assert "# riichi_advanced line 4" in after  # the import's comments are kept

@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.import_files import GARDEN_JQ, GARDEN_JQ_LINES, ORCHARD_JSON, ORCHARD_JSON_LINES
+from support.import_files import (
+    GARDEN_JQ,
+    GARDEN_JQ_LINES,
+    ORCHARD_JSON,
+    ORCHARD_JSON_LINES,
+    PRACTICE_LINE,
+    PRACTICE_LINE_TILES,
+    SHORT_LINE,
+)
 from support.service import OpenDb
 
 from bot.engine.matching import check
@@ -97,11 +105,11 @@ async def test_a_file_that_cannot_be_imported_is_one_clear_message(cards: GuildC
 
 # -- /card-admin line -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("typed", "edit"), [
-    ("FF 2468a 2468b 2468c", LineEdit(("FF 2468a 2468b 2468c",))),
-    ("  FF 2468a   2468b 2468c  X 25", LineEdit(("FF 2468a 2468b 2468c",), True, 25)),
-    ("NN 1111a or SS 1111a C30", LineEdit(("NN 1111a", "SS 1111a"), False, 30)),
-    ("FF 2222a 4444b 6666c 40 x", LineEdit(("FF 2222a 4444b 6666c",), True, 40)),
-    ("FF 2222a 4444b 6666c c", LineEdit(("FF 2222a 4444b 6666c",), False, None)),
+    ("2468a FFFF 2222b 88b", LineEdit(("2468a FFFF 2222b 88b",))),
+    ("  2468a FFFF   2222b 88b  X 25", LineEdit(("2468a FFFF 2222b 88b",), True, 25)),
+    ("NN 1111a or SS 1111a C30", LineEdit(("NN 1111a", "SS 1111a"), False, 30)),  # a fragment: not a line
+    ("2468a FFFF 2222b 88b 40 x", LineEdit(("2468a FFFF 2222b 88b",), True, 40)),
+    ("2468a FFFF 2222b 88c c", LineEdit(("2468a FFFF 2222b 88c",), False, None)),  # 88c is a pair in c
 ])
 def test_a_line_is_typed_as_the_card_prints_it(typed: str, edit: LineEdit) -> None:
     assert parse_line_text(typed) == edit
@@ -116,35 +124,35 @@ async def test_replacing_a_line_stores_it_keeps_the_rest_and_plays_it(cards: Gui
     await _garden(cards)
     before = await guilds.card_source(cards.db, 1, "garden")
     assert cards.line_names(1, "garden") == ["Garden #1", "Garden #2", "Breeze #1"]
-    card, line_id = await cards.replace_line(1, "garden", "garden #2", "FF 1111a 3333b 5555c X 30", "any 3 suits",
+    card, line_id = await cards.replace_line(1, "garden", "garden #2", f"{PRACTICE_LINE} X 30", "any 2 suits",
                                              8, LATER)
     line = card.line(line_id)
-    assert line_name(card, line) == "Garden #2" and line.patterns == ("FF 1111a 3333b 5555c",)
-    assert (line.exposed, line.value, line.note) == (True, 30, "any 3 suits")
-    assert check(card, parse_tiles("F F 1B 1B 1B 1B 3C 3C 3C 3C 5D 5D 5D 5D")).matches[0].line is line
+    assert line_name(card, line) == "Garden #2" and line.patterns == (PRACTICE_LINE,)
+    assert (line.exposed, line.value, line.note) == (True, 30, "any 2 suits")
+    assert line in [m.line for m in check(card, parse_tiles(PRACTICE_LINE_TILES)).matches]
     after = await guilds.card_source(cards.db, 1, "garden")
     assert before is not None and after is not None
     # every comment and every other line as written
     assert [x for x in before.splitlines() if x.startswith("#")] == [x for x in after.splitlines() if x.startswith("#")]
     assert [x for x in card.lines if x is not line] == [x for x in card.lines if x.id != line_id]
-    assert card.lines[0].patterns == ("FF 2222a 4444b 6666c",) and card.lines[2].patterns == ("NNN EEE WWW SSS 11a",)
+    assert card.lines[0].patterns == ("EEEE 444a 66a 888a WW",) and card.lines[2].patterns == ("FFF 22a 000 6666a 22b",)
     # a new process plays the new line
     again = GuildCards(cards.db)
     imported_cards.clear()
     load_card.cache_clear()
     await again.load_all()
-    assert again.card(1, "garden").lines[1].patterns == ("FF 1111a 3333b 5555c",)
+    assert again.card(1, "garden").lines[1].patterns == (PRACTICE_LINE,)
     assert load_card("garden@1").lines[1].value == 30
 
 
 @pytest.mark.parametrize(("name", "line", "typed", "message"), [
-    ("garden", "Garden #1", "FF 2222a 4444b 666c", "add up to 13 tiles"),
-    ("garden", "Garden #1", "FF 2222q 4444b 6666c", "Garden #1 was not changed"),
+    ("garden", "Garden #1", SHORT_LINE, "add up to 13 tiles"),
+    ("garden", "Garden #1", "WWW 44q 888a 22b 6666b", "Garden #1 was not changed"),
     ("garden", "Garden #1", "", "Type the line's tiles"),
     ("garden", "Garden #1", 'FF "2222a"', "without quotes"),
-    ("garden", "Garden #9", "FF 2222a 4444b 6666c", "has no line 'Garden #9'"),
-    ("practice", "2026 #1", "FF 2222a 4444b 6666c", "comes with the bot"),
-    ("nowhere", "Garden #1", "FF 2222a 4444b 6666c", "There is no card 'nowhere'"),
+    ("garden", "Garden #9", PRACTICE_LINE, "has no line 'Garden #9'"),
+    ("practice", "2026 #1", PRACTICE_LINE, "comes with the bot"),
+    ("nowhere", "Garden #1", PRACTICE_LINE, "There is no card 'nowhere'"),
 ])
 async def test_a_line_that_cannot_be_used_is_refused_and_nothing_changes(cards: GuildCards, name: str, line: str,
                                                                         typed: str, message: str) -> None:
@@ -153,7 +161,7 @@ async def test_a_line_that_cannot_be_used_is_refused_and_nothing_changes(cards: 
     with pytest.raises(TableError, match=re.escape(message)):
         await cards.replace_line(1, name, line, typed, None, 8, LATER)
     assert await guilds.card_source(cards.db, 1, "garden") == before
-    assert cards.card(1, "garden").lines[0].patterns == ("FF 2222a 4444b 6666c",)
+    assert cards.card(1, "garden").lines[0].patterns == ("EEEE 444a 66a 888a WW",)
 
 
 def test_fuzz_any_typed_line_is_stored_valid_or_refused_in_one_message() -> None:
@@ -173,8 +181,8 @@ def test_fuzz_any_typed_line_is_stored_valid_or_refused_in_one_message() -> None
             loop.close()
 
 
-_SYMBOLS = st.sampled_from(["FF", "2222a", "4444b", "6666c", "NN", "ZZZ", "DDa", "0", "2026a", "or", "X", "C",
-                            "25", "11a", "+", "=", "x", "q", "\u201c", "[", "\"", "\\", "\n", "#"])
+_SYMBOLS = st.sampled_from(["FF", "WWW", "44a", "888a", "22b", "6666b", "NN", "ZZZ", "DDa", "0", "2026a", "or", "X",
+                            "C", "25", "11a", "+", "=", "x", "q", "\u201c", "[", "\"", "\\", "\n", "#"])
 
 
 def _fuzz_lines(loop: asyncio.AbstractEventLoop, cards: GuildCards) -> None:

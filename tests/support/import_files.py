@@ -1,22 +1,27 @@
-"""Small card files in other tools' formats, made up for the /card-admin import tests (Charleston's own lines, no
-published card's): a riichi_advanced .jq and an mpmahj JSON, each with one line the import must leave out."""
+"""Small card files in other tools' formats for the /card-admin import tests: lines of Charleston's own practice
+card (data/cards/practice.toml, not derived from any published card), and in each file one line broken on purpose
+(13 tiles), which the import must leave out with a warning. Never a line of a published card."""
 
 from __future__ import annotations
 
 import json
 
-# riichi_advanced's American notation: no .yaku, so no values (a warning), and a 13-tile line (left out, a warning).
-GARDEN_JQ = """# Made-up lines for the Discord import tests (Charleston's own; no published card's lines).
+# riichi_advanced's American notation: no .yaku, so no values (a warning); practice card lines, one cut to 13 tiles.
+GARDEN_JQ = """# Lines of Charleston's practice card for the Discord import tests (no published card's lines).
 .win_definition = [
     # Garden
-    "FF 2222a 4444b 6666c",
-    "FF 1111a 3333b 555c",
-    "NNNN 2468a SSSS FF", # concealed
+    "EEEE 444a 66a 888a WW",
+    "WWW 44a 888a 22b 666b",
+    "2468a FFFF 2222b 88b", # concealed
     # Breeze
-    "NNN EEE WWW SSS 11a"
+    "FFF 22a 000 6666a 22b"
   ]
 """
 GARDEN_JQ_LINES = 3  # written; the 13-tile line is left out
+# A practice card line to type over a Garden line, and the same cut to 13 tiles.
+PRACTICE_LINE = "WWW 44a 888a 22b 6666b"
+PRACTICE_LINE_TILES = "W W W 4B 4B 8B 8B 8B 2C 2C 6C 6C 6C 6C"
+SHORT_LINE = "WWW 44a 888a 22b 666b"
 
 
 def _hand(description: str, concealed: bool, components: list[tuple[str, int, int]], suits: int) -> dict[str, object]:
@@ -24,16 +29,15 @@ def _hand(description: str, concealed: bool, components: list[tuple[str, int, in
             "components": [{"suit": s, "number": n, "count": c} for s, n, c in components]}
 
 
-# mpmahj's symbolic card JSON: it gives no values (a warning); the second line has 13 tiles (left out, a warning).
+# mpmahj's symbolic card JSON: it gives no values (a warning); practice card lines, the second cut to 13 tiles.
 ORCHARD_JSON = json.dumps({"year": 2026, "sections": [
     {"group_description": "Orchard", "hands": [
-        _hand("FF 1111 3333 5555 (any 3 suits)", False,
-              [("Flower", 0, 2), ("VSUIT1", 1, 4), ("VSUIT2", 3, 4), ("VSUIT3", 5, 4)], 3),
-        _hand("FF 7777 9999 999 (any 2 suits)", False,
-              [("Flower", 0, 2), ("VSUIT1", 7, 4), ("VSUIT2", 9, 4), ("VSUIT2", 9, 3)], 2),
-        _hand("NN EE WW SS 1111 22 (any 1 suit)", True,
-              [("Wind", 1, 2), ("Wind", 2, 2), ("Wind", 4, 2), ("Wind", 3, 2), ("VSUIT1", 1, 4),
-               ("VSUIT1", 2, 2)], 1),
+        _hand("EEEE 444 66 888 WW (any 1 suit)", False,
+              [("Wind", 2, 4), ("VSUIT1", 4, 3), ("VSUIT1", 6, 2), ("VSUIT1", 8, 3), ("Wind", 4, 2)], 1),
+        _hand("WWW 44 888 22 666 (any 2 suits)", False,
+              [("Wind", 4, 3), ("VSUIT1", 4, 2), ("VSUIT1", 8, 3), ("VSUIT2", 2, 2), ("VSUIT2", 6, 3)], 2),
+        _hand("FFF 22 000 6666 22 (any 2 suits)", True,
+              [("Flower", 0, 3), ("VSUIT1", 2, 2), ("Dragon", 0, 3), ("VSUIT1", 6, 4), ("VSUIT2", 2, 2)], 2),
     ]},
 ]}, indent=2)
 ORCHARD_JSON_LINES = 2
