@@ -3,8 +3,9 @@ per section, for an organiser to hold next to her printed card and check line by
 
 Each line shows its name as players say it ("2468 #1"), its pattern(s) in the suit colours of
 :mod:`renderers.card` (every coloured group keeps its letter as a subscript), its note, X or C and its value; under
-it, 14 tiles the engine accepts as a Mah Jongg on that line: the line's first concrete variant (the first suits
-and the first shift the card's compiler lists), so the same card always gives the same sheet. The page is 720 px
+it, 14 tiles the engine accepts as a Mah Jongg on that line: the first of the line's concrete variants (in the
+order the card's compiler lists suits and shifts) that needs no joker, so the same card always gives the same
+sheet. The page is 720 px
 wide like the table image, every word at least 24 px and every tile 44 px wide, so that a phone showing it 360 px
 wide keeps the words at 12 px.
 """
@@ -15,13 +16,13 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.engine.card import Card, Line
+from bot.engine.card import Card, Line, Variant
 from bot.engine.tiles import Tile
 from bot.engine.wording import line_name, line_number, line_words
 
 from . import fonts
 from .card import GREY as GREY_TEXT
-from .card import LETTER_COLOURS, PAPER, RULE, STRIPE, NotOnCard, draw_pattern
+from .card import LETTER_COLOURS, PAPER, RULE, STRIPE, NotOnCard, _any_wind, _tokens, draw_pattern
 from .common import ALT_LIMIT, INK, WHITE, Rendered, canvas, clip_alt, ellipsize, finish, spoken, text_width
 from .tiles import paste_tile, tile_size
 
@@ -31,6 +32,7 @@ ROOM = WIDTH - 2 * MARGIN
 TILE_W = 44
 TEXT = 24  # the smallest words on the sheet: 12 px on a phone showing it 360 px wide
 HEADER_H = 128
+LEGEND_ROW_H = 34
 NAME_H = 44
 PATTERN_H = 48
 NOTE_LINE_H = 32
@@ -38,12 +40,19 @@ EXAMPLE_LABEL_H = 34
 GAP_IN_GROUP = 2
 
 
+def example_variant(card: Card, line: Line) -> Variant:
+    """The variant the sheet shows: the first (in the compiler's fixed order) that the set's tiles make without a
+    wild tile, else the first: a joker in the example would make an organiser wonder what it stands for."""
+    counts = card.tile_set.counts
+    return next((v for v in line.variants if all(n <= counts[k] for k, n in enumerate(v.need))), line.variants[0])
+
+
 def example_hand(card: Card, line: Line) -> list[list[Tile]]:
-    """One winning hand of the line, group by group: its first concrete variant, drawn from the engine's
-    compiled line (deterministic: the compiler lists variants in a fixed order). Where a group needs more copies
-    of its tile than the set holds (a quint), the wild tile stands in for the rest, as it would in play."""
+    """One winning hand of the line, group by group: a concrete variant of the engine's compiled line
+    (:func:`example_variant`), so the same card always gives the same sheet. Where a group needs more copies of
+    its tile than the set holds (a quint), the wild tile stands in for the rest, as it would in play."""
     left = list(card.tile_set.counts)
-    groups = line.variants[0].groups
+    groups = example_variant(card, line).groups
     hand: list[list[Tile]] = [[] for _ in groups]
     # Singles and pairs take their naturals first: no wild may stand in them.
     for n in sorted(range(len(groups)), key=lambda k: groups[k][1]):
@@ -77,16 +86,27 @@ def render_proof_line(card: Card, line_id: str) -> Rendered:
 
 def _page(card: Card, lines: list[Line], scope: str) -> Rendered:
     notes = {line.index: _wrapped(line.note) for line in lines}
-    height = HEADER_H + sum(_line_height(line, notes[line.index]) for line in lines) + MARGIN
+    top = _header_height(lines)
+    height = top + sum(_line_height(line, notes[line.index]) for line in lines) + MARGIN
     image, draw = canvas(WIDTH, height, PAPER)
-    _header(draw, card, scope)
-    y = HEADER_H
+    _header(draw, card, scope, lines)
+    y = top
     for k, line in enumerate(lines):
         y = _line(image, draw, card, line, notes[line.index], y, shaded=k % 2 == 1)
     return finish(image, proof_alt(card, lines, scope))
 
 
-def _header(draw: ImageDraw.ImageDraw, card: Card, scope: str) -> None:
+def _legend(lines: Sequence[Line]) -> list[str]:
+    """What the page's lines write besides the three suit letters, and the legend then explains."""
+    free = any(letter in ("x", "y", "z") for line in lines for p in line.patterns for _, letter in _tokens(p))
+    return [text for text, shown in (("x y z: any suit", free), ("Z: any wind", _any_wind(lines))) if shown]
+
+
+def _header_height(lines: Sequence[Line]) -> int:
+    return HEADER_H + (LEGEND_ROW_H if len(_legend(lines)) > 1 else 0)
+
+
+def _header(draw: ImageDraw.ImageDraw, card: Card, scope: str, lines: Sequence[Line]) -> None:
     draw.rectangle((0, 0, WIDTH, 84), fill=INK)
     draw.text((MARGIN, 10), ellipsize(f"Proof: {card.name}", fonts.bold(30), ROOM), font=fonts.bold(30), fill=WHITE)
     draw.text((MARGIN, 48), ellipsize(scope, fonts.bold(TEXT), ROOM), font=fonts.bold(TEXT), fill=WHITE)
@@ -98,7 +118,8 @@ def _header(draw: ImageDraw.ImageDraw, card: Card, scope: str) -> None:
         draw.text((x + 14, y + 14), letter, font=fonts.bold(TEXT), fill=WHITE, anchor="mm")
         draw.text((x + 34, y + 14), label, font=font, fill=INK, anchor="lm")
         x += 34 + text_width(font, label) + 16
-    draw.text((WIDTH - MARGIN, y + 14), "x y z: any", font=font, fill=INK, anchor="rm")
+    for k, text in enumerate(_legend(lines)):  # one on the right of the colours, a second on a row of its own
+        draw.text((WIDTH - MARGIN, y + 14 + k * LEGEND_ROW_H), text, font=font, fill=INK, anchor="rm")
 
 
 def _wrapped(note: str) -> list[str]:

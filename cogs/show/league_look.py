@@ -194,7 +194,7 @@ def import_preview_text(preview: ImportPreview) -> str:
     holds), and that nothing is stored until she presses the button."""
     escape = discord.utils.escape_markdown
     left = f", {preview.left_out} left out (see the warnings)" if preview.left_out else ""
-    head = [f"**{escape(preview.title)}** from `{escape(preview.filename)}` ({preview.source_format}): "
+    head = [f"**{escape(preview.title)}** from `{escape(preview.filename)}`, read as {preview.source_format}: "
             f"{preview.lines} lines{left}. **Nothing is stored yet.**"]
     tail = ("Check the warnings (the converted card is attached), then press **Store this card** to keep it as "
             f"`{preview.name}`; the button works for {PENDING_MINUTES} minutes. To fix something first, edit the "

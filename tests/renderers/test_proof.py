@@ -17,7 +17,7 @@ from bot.engine.wording import line_name
 from bot.service.cards import load_card
 from renderers import NotOnCard, Rendered, render_proof_line, render_proof_pages
 from renderers.common import ALT_LIMIT
-from renderers.proof import TILE_W, WIDTH, example_hand, proof_alt
+from renderers.proof import TILE_W, WIDTH, example_hand, example_variant, proof_alt
 
 
 def opened(image: Rendered) -> Image.Image:
@@ -37,7 +37,7 @@ def test_every_example_hand_is_a_mahjong_on_its_own_line(card: Card) -> None:
         groups = example_hand(card, line)
         tiles = [t for g in groups for t in g]
         assert len(tiles) == 14, line.id
-        assert [len(g) for g in groups] == [size for _, size in line.variants[0].groups]
+        assert [len(g) for g in groups] == [size for _, size in example_variant(card, line).groups]
         assert line in [m.line for m in check(card, tiles).matches], line.id
 
 
@@ -46,6 +46,16 @@ def test_an_example_hand_is_the_first_variant_so_the_sheet_never_changes() -> No
     line = card.lines[0]
     assert example_hand(card, line) == [[t] * n for t, n in line.variants[0].groups]
     assert render_proof_line(card, line.id).png == render_proof_line(card, line.id).png
+
+
+def test_an_example_needs_no_joker_where_a_later_variant_has_none() -> None:
+    card = language_card()
+    line = next(x for x in card.lines if x.section == "Long")  # ZZZ 1111a NN ...: its first variant is NNN NN
+    first = line.variants[0]
+    assert max(first.need) > 4  # five Norths: the set has four
+    hand = [t for g in example_hand(card, line) for t in g]
+    assert Tile.J not in hand and example_variant(card, line) is not first
+    assert line in [m.line for m in check(card, hand).matches]
 
 
 QUINT_CARD = """[card]
