@@ -201,3 +201,37 @@ def _fuzz_lines(loop: asyncio.AbstractEventLoop, cards: GuildCards) -> None:
         assert card.line(line_id).variants and cards.card(1, "garden") is card
 
     typed()
+
+
+def test_fuzz_any_uploaded_file_is_held_or_refused_in_one_message() -> None:
+    """Whatever file an organiser attaches to /card-admin import, in whichever format she names: it is read and
+    held for her confirmation, or refused in one message; nothing is stored before the press."""
+    loop = asyncio.new_event_loop()
+    with tempfile.TemporaryDirectory() as folder:
+        db = loop.run_until_complete(Database.open(Path(folder) / "fuzz.db"))
+        try:
+            _fuzz_files(loop, GuildCards(db))
+        finally:
+            loop.run_until_complete(db.close())
+            loop.close()
+
+
+def _fuzz_files(loop: asyncio.AbstractEventLoop, cards: GuildCards) -> None:
+    pieces = st.sampled_from([GARDEN_JQ, ORCHARD_JSON, '{"sections": [', ".win_definition = [", "[[hand]]",
+                              '"FFF 22a"', "]", "}", "\x00", "\xff", "# note\n", '"count": -3'])
+    content = st.one_of(st.binary(max_size=300), st.lists(pieces, max_size=6).map(lambda p: "".join(p).encode(
+        "utf-8", "surrogatepass")))
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(content, st.sampled_from(["card.jq", "card.json", "card.toml", "card.txt", "card"]),
+           st.sampled_from(["auto", "ra", "mpmahj", "toml"]))
+    def uploaded(data: bytes, filename: str, fmt: str) -> None:
+        try:
+            preview = loop.run_until_complete(cards.preview_import(1, "fuzzed", data, filename, fmt, 7, NOW))
+        except TableError as refused:
+            assert refused.message and "Traceback" not in refused.message
+        else:
+            assert preview.lines >= 1 and preview.token
+        assert loop.run_until_complete(cards.db.fetchall("SELECT name FROM guild_cards")) == []
+
+    uploaded()
