@@ -40,7 +40,7 @@ class CardDesk:
         guild_id = await require_manager(self.leagues, interaction)
         await self.door.defer(interaction, thinking=True)
         card = await self.leagues.cards.confirm_import(guild_id, token, interaction.user.id, self.leagues.now_iso())
-        name = next(i.name for i in await self.leagues.cards.infos(guild_id) if i.card_id == card.id)
+        name = next((i.name for i in await self.leagues.cards.infos(guild_id) if i.card_id == card.id), card.id)
         await self.door.reply(interaction, stored_text(card.name, name, len(card.lines), card.variant_count,
                                                        card.ruleset), components=c.proof_components(name))
 

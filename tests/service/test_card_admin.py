@@ -235,3 +235,26 @@ def _fuzz_files(loop: asyncio.AbstractEventLoop, cards: GuildCards) -> None:
         assert loop.run_until_complete(cards.db.fetchall("SELECT name FROM guild_cards")) == []
 
     uploaded()
+
+
+SHIFTED_TOML = """[card]
+id = "shifted"
+name = "A shifted practice line"
+
+[[hand]]
+id = "s-1"
+section = "Runs"
+pattern = "EEEE 444a 66a 888a WW"
+shift = [0, 1]
+exposed = true
+value = 25
+"""
+
+
+async def test_a_toml_card_is_stored_at_once_unless_it_has_warnings_to_read(cards: GuildCards) -> None:
+    plain = await cards.preview_import(1, "plain", SHIFTED_TOML.replace("shift = [0, 1]\n", "").encode(),
+                                       "plain.toml", "auto", 7, NOW)
+    assert plain.fmt == "toml" and plain.warnings == () and not plain.ask_first
+    warned = await cards.preview_import(1, "warned", SHIFTED_TOML.encode(), "warned.toml", "auto", 7, NOW)
+    assert warned.ask_first and any("note" in w for w in warned.warnings)
+    assert warned.toml == SHIFTED_TOML  # a Charleston card is stored as written, comments and all
