@@ -175,20 +175,23 @@ class _Compiler:
             self.add(f"{self.source}:{self.top_line(key)}: unknown top-level table or key `{key:.40}` (a card has "
                      "[card] and [[hand]] tables)" + see("typing-toml"))
         if card_id and not _ID.match(card_id):
-            self.card_problem(f"id '{card_id}' may hold only letters, digits, '-' and '_'", "id")
+            self.card_problem(f"id '{card_id}' may hold only letters, digits, '-' and '_'" + see("what-you-need"),
+                              "id")
         for key in sorted(set(header) - set(CARD_KEYS)):
-            self.card_problem(f"unknown key `{key:.40}`{did_you_mean(key, CARD_KEYS)}", key)
+            self.card_problem(f"unknown key `{key:.40}`{did_you_mean(key, CARD_KEYS)}" + see("the-card-table"), key)
         year = header.get("year")
         if year is not None and (not isinstance(year, int) or isinstance(year, bool) or not 1000 <= year <= 9999):
-            self.card_problem("year must be a four-digit whole number such as 2026", "year")
+            self.card_problem("year must be a four-digit whole number such as 2026" + see("the-card-table"), "year")
             year = None
         ruleset = header.get("ruleset", "nmjl")
         if ruleset not in RULESETS:
-            self.card_problem(f"ruleset must be one of {', '.join(RULESETS)}, not {ruleset!r:.40}", "ruleset")
+            self.card_problem(f"ruleset must be one of {', '.join(RULESETS)}, not {ruleset!r:.40}"
+                              + see("the-card-table"), "ruleset")
             ruleset = "nmjl"
         wild = header.get("wild", "flower" if PRESETS[ruleset].get("flowers_wild") else "joker")
         if wild not in ("joker", "flower"):
-            self.card_problem(f"wild must be \"joker\" or \"flower\", not {wild!r:.40}", "wild")
+            self.card_problem(f"wild must be \"joker\" or \"flower\", not {wild!r:.40}" + see("the-card-table"),
+                              "wild")
             wild = "joker"
         tile_set = SET_1946 if wild == "flower" else STANDARD
 
@@ -215,7 +218,7 @@ class _Compiler:
             return []
         if len(hands) > MAX_HANDS:
             self.add(f"{self.source}:1: the card has {len(hands):,} [[hand]] tables; a card may have at most "
-                     f"{MAX_HANDS} (a printed card has 50 to 75)")
+                     f"{MAX_HANDS} (a printed card has 50 to 75)" + see("limits"))
             return []
         lines: list[Line] = []
         seen: dict[str, int] = {}
@@ -224,7 +227,8 @@ class _Compiler:
             if isinstance(hand_id, str) and hand_id.strip():
                 if hand_id.strip() in seen:
                     self.add(self.hand_message(index, hand_id, f"duplicate id (hand #{seen[hand_id.strip()] + 1} "
-                                               "has it too)", key="id"))
+                                               "has it too): give each line its own"
+                                               + see("from-a-printed-line-to-its-hand"), key="id"))
                 seen.setdefault(hand_id.strip(), index)
             line = self.compile_hand(index, hand, tile_set)
             if line is not None:
@@ -241,11 +245,13 @@ class _Compiler:
                             key)
             return ""
         if not isinstance(value, str) or (required and not value.strip()):
-            self.report(index, hand_id, f"`{key}` must be text in double quotes, such as {key} = \"...\"", key)
+            self.report(index, hand_id, f"`{key}` must be text in double quotes, such as {key} = \"...\""
+                        + see("typing-toml"), key)
             return ""
         limit = TEXT_LIMITS.get(key, MAX_CHARS)
         if len(value.strip()) > limit:
-            self.report(index, hand_id, f"`{key}` is {len(value.strip()):,} characters long; at most {limit}", key)
+            self.report(index, hand_id, f"`{key}` is {len(value.strip()):,} characters long; at most {limit}"
+                        + see("limits"), key)
             return ""
         return value.strip()
 
@@ -258,15 +264,15 @@ class _Compiler:
     # -- one hand ------------------------------------------------------------------------------------
     def compile_hand(self, index: int, hand: Any, tile_set: TileSet) -> Line | None:
         if not isinstance(hand, dict):
-            self.add(self.hand_message(index, "", "each [[hand]] must be a table"))
+            self.add(self.hand_message(index, "", "each [[hand]] must be a table" + see("typing-toml")))
             return None
         before = len(self.problems)
         hand_id = self.text(hand, "id", required=True, index=index)
         section = self.text(hand, "section", required=True, index=index, hand_id=hand_id)
         note = self.text(hand, "note", index=index, hand_id=hand_id)
         for key in sorted(set(hand) - set(HAND_KEYS)):
-            self.add(self.hand_message(index, hand_id, f"unknown key `{key:.40}`{did_you_mean(key, HAND_KEYS)}",
-                                       key=key))
+            self.add(self.hand_message(index, hand_id, f"unknown key `{key:.40}`{did_you_mean(key, HAND_KEYS)}"
+                                       + see("the-hand-table"), key=key))
         exposed = hand.get("exposed")
         if not isinstance(exposed, bool) and not self.unreadable(index, "exposed"):
             message = (f"missing `exposed`: {MISSING['exposed']}" if exposed is None else
@@ -277,8 +283,8 @@ class _Compiler:
         east_value = self.positive(hand, "east_value", index, hand_id, required=False)
         sp = hand.get("singles_and_pairs", False)
         if not isinstance(sp, bool):
-            self.add(self.hand_message(index, hand_id, "`singles_and_pairs` must be true or false",
-                                       key="singles_and_pairs"))
+            self.add(self.hand_message(index, hand_id, "`singles_and_pairs` must be true or false"
+                                       + see("singles-and-pairs"), key="singles_and_pairs"))
             sp = False
 
         lines = LineCompiler(self, index, hand_id, tile_set, shifted=hand.get("shift") is not None)
@@ -293,7 +299,8 @@ class _Compiler:
                 self.over_limit = True
                 self.add(self.hand_message(index, hand_id, f"by this line the card expands to more than "
                                            f"{MAX_EXPANSIONS:,} combinations of suits, winds and number shifts; use "
-                                           "fewer alternatives, shifts or suit letters", key="pattern"))
+                                           "fewer alternatives, shifts or suit letters" + see("limits"),
+                                           key="pattern"))
             return None
         self.expansions += lines.expansions(parsed, shifts)
         variants = lines.variants(parsed, shifts)
@@ -312,7 +319,7 @@ class _Compiler:
             return None
         if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_VALUE:
             self.add(self.hand_message(index, hand_id, f"`{key}` must be a whole number from 1 to {MAX_VALUE:,}, "
-                                       "without quotes", key=key))
+                                       "without quotes" + see("typing-toml"), key=key))
             return 0
         return value
 

@@ -104,7 +104,8 @@ class LineCompiler:
             ok = True
             for g in groups:
                 if g.kind == "fixed" and g.value == Tile.F and self.tile_set.wild == Tile.F:
-                    self.problem("flowers are the wild tiles on this card, so F cannot be part of a pattern",
+                    self.problem("flowers are the wild tiles on this card, so F cannot be part of a pattern"
+                                 + see("the-card-table"),
                                  alternative=alt, position=g.position, token=g.token)
                     ok = False
                 if singles_and_pairs and g.size >= 3:

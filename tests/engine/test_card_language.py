@@ -12,6 +12,7 @@ from support.tiles import tile, tiles
 
 from bot.engine.actions import Call, ExchangeJoker
 from bot.engine.analysis import analyze
+from bot.engine.cardfile import load_card_text
 from bot.engine.legal import legal_actions
 from bot.engine.matching import check, exposure_verdict
 from bot.engine.tiles import Tile
@@ -115,6 +116,13 @@ def test_R5_every_Z_of_a_line_is_the_same_wind() -> None:
     assert not check(CARD, different).mahjong
 
 
+def test_R5_a_Z_may_be_the_wind_the_line_names_elsewhere() -> None:
+    card = load_card_text('[card]\nid = "z"\nname = "Z"\n\n[[hand]]\nid = "z-1"\nsection = "Winds"\n'
+                          'pattern = "ZZZ NNNN 1111a 222a"\nexposed = true\nvalue = 25\nnote = "any wind"\n', "z.toml")
+    assert {t for v in card.lines[0].variants for t, size in v.groups if size == 3 and t >= Tile.N} == ALL_FOUR_WINDS
+    assert check(card, tiles("N N N J N J J 1B 1B 1B 1B 2B 2B 2B")).mahjong
+
+
 def test_P5_a_pung_of_any_wind_may_be_exposed_and_the_call_window_offers_it() -> None:
     for wind in ("N", "E", "W", "S"):
         verdict = exposure_verdict(CARD, tiles(f"{wind} {wind} {wind}"))
@@ -166,6 +174,16 @@ def test_M2_any_variant_of_a_long_line_is_a_mah_jongg(which: int) -> None:
     result = check(CARD, rack)
     assert "long-1" in matched_lines(result)
     assert analyze(CARD, rack[:13])[0].missing <= 1
+
+
+def test_M2_every_variant_of_every_line_of_the_language_card_is_a_mah_jongg_on_its_line() -> None:
+    """Each variant laid out as a rack (naturals first in singles and pairs, jokers only in groups of three or
+    more) is a Mah Jongg on the line it came from: separate same-tile groups, every wind of Z, all 1,008
+    variants of the long line, and the year with its shifted pungs."""
+    missed = [(line.id, variant.describe()) for line in CARD.lines for variant in line.variants
+              if line.id not in matched_lines(check(CARD, flat(winning_groups(variant, CARD.tile_set))))]
+    assert missed == []
+    assert sum(len(line.variants) for line in CARD.lines) > 1_050
 
 
 def test_P5_an_exposure_on_a_long_line_is_held_by_the_alternative_that_has_it() -> None:

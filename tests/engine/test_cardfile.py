@@ -196,16 +196,19 @@ def test_a_line_is_kept_if_at_least_one_variant_can_be_made() -> None:
 def test_unknown_key_in_hand_and_in_card_is_named_on_its_own_line() -> None:
     text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a", "colr": 25}, extra_card='colour = "red"')
     problems = validate_card_text(text, SOURCE)
-    assert problems == [f"{SOURCE}:4: [card]: unknown key `colour` (the keys are id, name, year, ruleset, wild)",
+    assert problems == [f"{SOURCE}:4: [card]: unknown key `colour` (the keys are id, name, year, ruleset, wild) "
+                        "(see docs/card-format.md#the-card-table)",
                         f"{SOURCE}:{key_line(text, 'colr')}: hand h1: unknown key `colr` (the keys are id, section, "
-                        "pattern, exposed, value, east_value, shift, note, singles_and_pairs)"]
+                        "pattern, exposed, value, east_value, shift, note, singles_and_pairs) "
+                        "(see docs/card-format.md#the-hand-table)"]
 
 
 def test_a_misspelt_value_is_an_unknown_key_with_a_suggestion_and_a_missing_value() -> None:
     text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a"}).replace("value = 25", "vaule = 25")
     problems = validate_card_text(text, SOURCE)
     assert problems == [
-        f"{SOURCE}:{key_line(text, 'vaule')}: hand h1: unknown key `vaule`; did you mean `value`?",
+        f"{SOURCE}:{key_line(text, 'vaule')}: hand h1: unknown key `vaule`; did you mean `value`? "
+        "(see docs/card-format.md#the-hand-table)",
         f"{SOURCE}:{key_line(text, 'vaule')}: hand h1: missing `value`: the value printed at the end of the line, "
         "such as value = 25 (see docs/card-format.md#from-a-printed-line-to-its-hand)"]
 
@@ -223,7 +226,8 @@ def test_a_misspelt_card_key_is_named_with_the_missing_one_on_its_line() -> None
     line = text.splitlines().index('nmae = "T"') + 1
     assert problems[0] == f"{SOURCE}:{line}: [card]: missing `name`: the card's name as players see it, such as " \
         'name = "Tuesday league card 2026" (see docs/card-format.md#from-a-printed-line-to-its-hand)'
-    assert problems[1] == f"{SOURCE}:{line}: [card]: unknown key `nmae`; did you mean `name`?"
+    assert problems[1] == f"{SOURCE}:{line}: [card]: unknown key `nmae`; did you mean `name`? " \
+        "(see docs/card-format.md#the-card-table)"
 
 
 def test_missing_required_keys() -> None:
@@ -246,7 +250,8 @@ def test_duplicate_ids() -> None:
     text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a"},
                      {"id": "h1", "pattern": "1111a 2222a 3333a 55a"})
     problems = validate_card_text(text, SOURCE)
-    assert problems == [f"{SOURCE}:{key_line(text, 'id', 1)}: hand h1: duplicate id (hand #1 has it too)"]
+    assert problems == [f"{SOURCE}:{key_line(text, 'id', 1)}: hand h1: duplicate id (hand #1 has it too): give "
+                        "each line its own (see docs/card-format.md#from-a-printed-line-to-its-hand)"]
 
 
 def test_duplicate_id_reported_even_when_the_first_hand_has_another_problem() -> None:

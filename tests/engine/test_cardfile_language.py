@@ -187,7 +187,8 @@ def test_every_toml_mistake_of_a_file_is_reported_in_one_run_each_on_its_line() 
         'them: use straight double quotes " " (type the card in a plain-text editor)' + tail,
         f"{SOURCE}:29: not valid TOML: the list is not closed: end it with ] (a list may go on over "
         "several lines, but it must end)" + tail,
-        f"{SOURCE}:38: hand 2468-5: unknown key `vaule`; did you mean `value`?",
+        f"{SOURCE}:38: hand 2468-5: unknown key `vaule`; did you mean `value`? "
+        "(see docs/card-format.md#the-hand-table)",
     ]
     # the checks after TOML still run where the file could be read, and nothing refused is called missing
     assert problems[7:] == [

@@ -107,7 +107,7 @@ def _hand(n: int, **keys: Any) -> dict[str, Any]:
 def test_a_card_with_too_many_hands_is_refused_with_the_limit() -> None:
     problems = validate_card_text(_card([_hand(n) for n in range(MAX_HANDS + 1)]), "big.toml")
     assert problems == [f"big.toml:1: the card has {MAX_HANDS + 1} [[hand]] tables; a card may have at most "
-                        f"{MAX_HANDS} (a printed card has 50 to 75)"]
+                        f"{MAX_HANDS} (a printed card has 50 to 75) (see docs/card-format.md#limits)"]
 
 
 def test_a_card_that_expands_too_far_is_refused_once_with_the_limit() -> None:
