@@ -22,7 +22,16 @@ from bot.engine.notation import parse_groups
 from bot.engine.replay import replay
 from bot.engine.views import public_view
 from bot.service.cards import load_card
-from renderers import Rendered, render_card, render_card_pages, render_rack, render_table, render_weekly, samples
+from renderers import (
+    Rendered,
+    render_card,
+    render_card_pages,
+    render_proof_pages,
+    render_rack,
+    render_table,
+    render_weekly,
+    samples,
+)
 from renderers.tiles import tile_face
 
 GOALS = {"rack": (15.0, 150), "rack (13 + drawn)": (15.0, 150), "table": (40.0, 300),
@@ -94,6 +103,11 @@ def main() -> None:
     took = (time.perf_counter() - started) * 1000
     tallest, size = max(p.height for p in pages), sum(len(p.png) for p in pages) / 1024
     print(f"whole card as pages: {len(pages)} pages, at most 824x{tallest}, {size:.0f} KB in all, {took:.0f} ms")
+    started = time.perf_counter()
+    proof = render_proof_pages(card)  # issue 29: the proof sheet, a page per section
+    took = (time.perf_counter() - started) * 1000
+    tallest, size = max(p.height for p in proof), sum(len(p.png) for p in proof) / 1024
+    print(f"proof sheet: {len(proof)} pages, at most 720x{tallest}, {size:.0f} KB in all, {took:.0f} ms")
     if failed:
         raise SystemExit(1)
 

@@ -27,6 +27,7 @@ from bot.service.weekly import DEFAULT_OWNER, WeeklyPosts
 from bot.settings import Settings
 
 from .cluster import ClusterRouter
+from .commands.card_desk import CardDesk
 from .commands.cards import CardAdmin, Cards
 from .commands.general import General
 from .commands.leagues import League, LeagueAdmin
@@ -183,7 +184,8 @@ class CharlestonBot(commands.Bot):
                                                 interval=interval)
         self._keeper = keeper = Keeper(service, self.door, presenter, dms, leagues.managers)
         assert self._nights is not None
-        controls = Controls(service, self.door, presenter, dms, self.drawing, self._nights)
+        desk = CardDesk(leagues, self.door)  # /card-admin's buttons and proof sheets (issue 29)
+        controls = Controls(service, self.door, presenter, dms, self.drawing, nights=self._nights, cards=desk)
         self.night_runner = runner = NightRunner(self._nights, service, self.door, presenter)
         self._router = PressRouter(controls)
         owner = self.cluster.name if self.cluster else DEFAULT_OWNER  # whose claims a restart finds its own
@@ -194,7 +196,7 @@ class CharlestonBot(commands.Bot):
             Play(service, self.door, controls), Seat(service, controls),
             League(leagues, self.door), LeagueAdmin(leagues, self.door, poster.wake, self._nights, runner.wake),
             Standings(leagues, self.door),
-            Cards(leagues, self.door), CardAdmin(leagues, self.door),
+            Cards(leagues, self.door), CardAdmin(leagues, self.door, desk),
             keeper,  # listens for deleted threads and messages, and permissions coming back
         ]
 

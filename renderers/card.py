@@ -186,7 +186,7 @@ def _line(draw: ImageDraw.ImageDraw, line: Line, number: str, top: int, shaded: 
         x = PATTERN_X
         if k:
             draw.text((x - 8, y + ROW_PATTERN_H // 2), "or", font=fonts.regular(19), fill=GREY, anchor="rm")
-        _pattern(draw, pattern, x, y + ROW_PATTERN_H // 2)
+        draw_pattern(draw, pattern, x, y + ROW_PATTERN_H // 2)
         y += ROW_PATTERN_H
     if more:
         # Dozens of alternatives would fill a phone's screen; the note says what they have in common.
@@ -218,10 +218,12 @@ def _tokens(pattern: str) -> list[tuple[str, str]]:
     return out
 
 
-def _pattern(draw: ImageDraw.ImageDraw, pattern: str, x: int, middle: int) -> None:
+def draw_pattern(draw: ImageDraw.ImageDraw, pattern: str, x: int, middle: int, room: int = PATTERN_W,
+                 size: int = PATTERN_SIZE, least: int = 14) -> None:
+    """A pattern as printed, each suit letter's groups in its colour with the letter as a subscript, shrunk from
+    ``size`` (to ``least`` at most) to fit ``room`` pixels; also the proof sheet's (:mod:`renderers.proof`)."""
     tokens = _tokens(pattern)
-    size = PATTERN_SIZE
-    while size > 14 and _pattern_width(tokens, size) > PATTERN_W:
+    while size > least and _pattern_width(tokens, size) > room:
         size -= 1
     big, tag, space = fonts.bold(size), fonts.bold(max(10, round(size * 0.58))), size * 0.45
     for text, letter in tokens:

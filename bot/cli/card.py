@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli import card_import, classical_card
+from bot.cli import card_import, card_proof, classical_card
 from bot.cli.common import CARD_HELP, UsageProblem, card_or_explain, count, file_path, plural, print_json
 from bot.engine.analysis import LineAnalysis, analyze
 from bot.engine.card import Card
@@ -44,6 +44,7 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_validate)
 
     card_import.register(sub)
+    card_proof.register(sub)
 
     for name, helptext, runner in (("check", "is this rack a Mah Jongg, and on which line?", run_check),
                                    ("analyze", "rank the card's lines by tiles still needed", run_analyze)):

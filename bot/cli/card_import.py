@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bot.cli.card_proof import proof_hint
 from bot.cli.common import UsageProblem, file_path, plural, same_file
 from bot.engine.cardimport import FORMAT_NAMES
 from bot.service.card_import import FORMATS, ImportProblem, import_card_path
@@ -74,5 +75,5 @@ def run_import(args: argparse.Namespace) -> int:
     left = f", {imported.left_out} left out (see the warnings)" if imported.left_out else ""
     print(f"Wrote {out}: card '{card_id}' from {FORMAT_NAMES[imported.fmt]}, {plural(imported.lines, 'line')}{left}, "
           f"{plural(len(imported.warnings), 'warning')}.")
-    print(f"Check it against the printed card: charleston card show --card {out}")
+    print(proof_hint(out))
     return 0

@@ -5,16 +5,27 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.engine.card import Card
-from bot.engine.cardfile import load_card_text, validate_card_text
+from bot.engine.cardfile import HELP, check_card_text, load_card_text, validate_card_text
 from bot.engine.errors import CardError
 from bot.engine.rules import CLASSICAL_CARD
+from bot.engine.wording import line_name
 from bot.store import guilds
 from bot.store.db import Database
 from bot.store.guilds import GuildCard
 
+from .card_admin import (
+    CardProblems,
+    ImportPreview,
+    PendingImports,
+    clean_problem,
+    find_line,
+    parse_line_text,
+    read_import,
+    replace_hand,
+)
 from .cards import IMPORTED, UnknownCard, card_files, card_label, imported_id, load_card, register_imported, registered
 from .errors import ErrorKind, TableError
 from .files import FileProblem, decode_text
@@ -55,6 +66,7 @@ class GuildCards:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._by_guild: dict[int, dict[str, Card]] = {}
+        self._pending = PendingImports()
 
     async def load_all(self) -> int:
         """Compile and register every guild's imported cards (before tables are restored; those this process
@@ -157,18 +169,68 @@ class GuildCards:
         problems = validate_card_text(text, source=source)
         if problems:
             raise CardProblems(source, problems)
+        return await self._store(guild_id, name, text, source, by, now)
+
+    async def _store(self, guild_id: int, name: str, text: str, source: str, by: int | None, now: str) -> Card:
         card = load_card_text(text, source=source)
         stored = GuildCard(guild_id, name, card.name, card.ruleset, text, by, now)
         if not await guilds.insert_card(self.db, stored):
             raise TableError(ErrorKind.EXISTS, f"A card named '{name}' already exists here: choose another name.")
         return self._register(guild_id, name, card)
 
+    # -- importing with a confirmation, replacing a line (bot/service/card_admin.py) ----------------------------
 
-class CardProblems(TableError):
-    """A card file the compiler refused: ``problems`` lists every problem, one per line of the file."""
+    def _free_name(self, guild_id: int, name: str) -> str:
+        name = card_name(name)
+        if name in self._shipped() or name == CLASSICAL_CARD or name in self._by_guild.get(guild_id, {}):
+            raise TableError(ErrorKind.EXISTS, f"A card named '{name}' already exists here: choose another name "
+                             "(see /card list).")
+        return name
 
-    def __init__(self, source: str, problems: list[str]) -> None:
-        count = len(problems)
-        super().__init__(ErrorKind.BAD_INPUT, f"{source} is not a card I can use ({count} problem"
-                         f"{'s' if count != 1 else ''}); nothing was imported:\n" + "\n".join(problems))
-        self.problems = problems
+    async def preview_import(self, guild_id: int, name: str, data: bytes, filename: str, fmt: str, by: int | None,
+                             now: str) -> ImportPreview:
+        """Read and check a card file (TOML, riichi_advanced .jq or mpmahj JSON; ``fmt`` "auto" tells them apart)
+        and hold it, unstored, for :meth:`confirm_import`; its warnings are for the organiser to read first.
+        Raises TableError: a bad or taken name, a file that cannot be read, a TOML card with problems."""
+        name = self._free_name(guild_id, name)
+        source = _SAFE_FILENAME.sub("_", filename)[:60] or "card.toml"
+        preview = read_import(data, source, fmt, name)
+        return self._pending.hold(replace(preview, guild_id=guild_id, by=by), now)
+
+    async def confirm_import(self, guild_id: int, token: str, by: int | None, now: str) -> Card:
+        """Store the import a confirm button names (see :meth:`preview_import`) for this guild alone."""
+        preview = self._pending.take(guild_id, token, now)
+        name = self._free_name(guild_id, preview.name)
+        return await self._store(guild_id, name, preview.toml, preview.filename, by, now)
+
+    def line_names(self, guild_id: int, name: str) -> list[str]:
+        """A card's lines as players name them ("2468 #1"), in the card's order."""
+        card = self.card(guild_id, name)
+        return [line_name(card, line) for line in card.lines]
+
+    async def replace_line(self, guild_id: int, name: str, line: str, text: str, note: str | None, by: int | None,
+                           now: str) -> tuple[Card, str]:
+        """Replace one line of a card this guild imported by a line typed as printed (``FF 2468a 2468b 2468c X
+        25``), checked by the card compiler and stored only if the whole card is then valid; returns the card and
+        the line's id. Raises TableError saying what is wrong (nothing is stored then)."""
+        key = card_name(name)
+        card = self._by_guild.get(guild_id, {}).get(key)
+        if card is None:
+            self.card(guild_id, name)  # an unknown name: the error lists the cards
+            raise TableError(ErrorKind.FORBIDDEN, f"'{key}' is a card that comes with the bot: only a card imported "
+                             "here can be changed. Import a copy of it with `/card-admin import`.")
+        wanted = find_line(card, line)
+        edit = parse_line_text(text)
+        stored = await guilds.card_source(self.db, guild_id, key)
+        if stored is None:
+            raise TableError(ErrorKind.BAD_INPUT, f"The card '{key}' is no longer stored here.")
+        changed = replace_hand(stored, wanted.index, edit, note)
+        report = check_card_text(changed, source=f"{key}.toml")
+        if report.problems or report.card is None:
+            shown = "; ".join(clean_problem(p).rstrip(".") for p in report.problems[:5]) + "."
+            pointer = "" if HELP in shown else f" How to write a line: {HELP}."
+            raise TableError(ErrorKind.BAD_INPUT, f"{line_name(card, wanted)} was not changed: {shown}{pointer}")
+        await guilds.replace_card_source(self.db, guild_id, key, report.card.name, changed, by, now)
+        # Tables already playing keep the card they were dealt with; new tables play the new line.
+        load_card.cache_clear()
+        return self._register(guild_id, key, report.card), wanted.id

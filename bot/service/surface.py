@@ -15,6 +15,7 @@ from bot.engine.actions import Action
 from bot.engine.card import Card
 from bot.engine.rules import TableRules
 
+from .card_admin import ImportPreview
 from .corrections import GameRow, PhysicalGame
 from .display import Display
 from .guild_cards import CardInfo
@@ -134,6 +135,21 @@ class CardCalls(Protocol):
 
     async def default_name(self, guild_id: int) -> str:
         """The guild's default card's name."""
+
+    # -- issue 29: importing with a confirmation, replacing a line (bot/service/card_admin.py) --
+    async def preview_import(self, guild_id: int, name: str, data: bytes, filename: str, fmt: str, by: int | None,
+                             now: str) -> ImportPreview:
+        """Read and check a card file (TOML, .jq or mpmahj JSON) and hold it, unstored, until confirmed."""
+
+    async def confirm_import(self, guild_id: int, token: str, by: int | None, now: str) -> Card:
+        """Store the import a confirm button names, for this guild alone."""
+
+    def line_names(self, guild_id: int, name: str) -> list[str]:
+        """A card's lines as players name them ("2468 #1")."""
+
+    async def replace_line(self, guild_id: int, name: str, line: str, text: str, note: str | None, by: int | None,
+                           now: str) -> tuple[Card, str]:
+        """Replace one line of a card imported here by a line typed as printed; the card and the line's id."""
 
 
 class CorrectionCalls(Protocol):

@@ -57,3 +57,19 @@ async def all_cards(db: Database) -> list[GuildCard]:
     """Every imported card of every guild (loaded once at start-up)."""
     rows = await db.fetchall(f"SELECT {_COLUMNS} FROM guild_cards ORDER BY guild_id, name")
     return [GuildCard(*row) for row in rows]
+
+
+async def card_source(db: Database, guild_id: int, name: str) -> str | None:
+    """The file of a card the guild imported, as stored (None if it has none of that name)."""
+    row = await db.fetchone("SELECT source FROM guild_cards WHERE guild_id = ? AND name = ?", (guild_id, name))
+    return str(row[0]) if row else None
+
+
+async def replace_card_source(db: Database, guild_id: int, name: str, title: str, source: str, by: int | None,
+                              now: str) -> bool:
+    """Store a guild's card anew (a line of it replaced), with who changed it and when; False if it has none of
+    that name."""
+    async with db.single_statement() as conn:
+        return await conn.execute(
+            "UPDATE guild_cards SET title = ?, source = ?, imported_by = ?, imported_at = ? "
+            "WHERE guild_id = ? AND name = ?", (title, source, by, now, guild_id, name)) > 0

@@ -1,6 +1,6 @@
-"""``/card list|show`` for everyone; ``/card-admin import|default`` for server managers (a group of its own, since
-Discord applies default permissions to top-level commands only; checked again here). Imported cards belong to
-the server that imported them."""
+"""``/card list|show`` for everyone; ``/card-admin import|proof|line|default`` for server managers (a group of its
+own, since Discord applies default permissions to top-level commands only; checked again here). Imported cards
+belong to the server that imported them."""
 
 from __future__ import annotations
 
@@ -11,16 +11,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.wording import line_name
+from bot.service.card_admin import CardProblems
 from bot.service.errors import ErrorKind, TableError
-from bot.service.guild_cards import MAX_CARD_BYTES, CardProblems
+from bot.service.guild_cards import MAX_CARD_BYTES
 from bot.service.surface import LeagueCalls
-from renderers import render_card
+from renderers import render_card, render_proof_line
 
 from ..door import Door, Interaction
 from ..failures import DiscordFailure
-from .common import CardNames, Choices, guild_of, require_manager
+from ..show import components as c
+from ..show.league_look import import_file, import_preview_text
+from .card_desk import CardDesk
+from .common import CardNames, Choices, guild_of, matching, require_manager
 
 MESSAGE_LIMIT = 2000
+FORMATS = (("auto", "by the file's name and content"), ("toml", "Charleston TOML (.toml)"),
+           ("ra", "riichi_advanced American notation (.jq)"), ("mpmahj", "mpmahj card JSON (.json)"))
 
 
 def problems_text(error: CardProblems) -> str:
@@ -90,17 +97,21 @@ class CardAdmin(CardNames, commands.GroupCog, group_name="card-admin",
                 group_description="Import this server's own cards (server managers)"):
     """Importing cards, and the server's default card."""
 
-    def __init__(self, leagues: LeagueCalls, door: Door) -> None:
+    def __init__(self, leagues: LeagueCalls, door: Door, desk: CardDesk) -> None:
         self.leagues = leagues
         self.door = door
+        self.desk = desk
         super().__init__()
 
-    @app_commands.command(name="import", description="Import a card file (TOML, see docs/card-format.md)")
-    @app_commands.describe(file="the card file, at most 256 KB of UTF-8 text",
-                           name="its name here: letters, digits, - and _ (e.g. spring-2026)")
+    @app_commands.command(name="import", description="Import a card file: TOML, riichi_advanced .jq or mpmahj JSON")
+    @app_commands.describe(file="the card file, at most 256 KB of text",
+                           name="its name here: letters, digits, - and _ (e.g. spring-2026)",
+                           format_="the file's format (by default told by its name and content)")
+    @app_commands.rename(format_="format")
+    @app_commands.choices(format_=[app_commands.Choice(name=label, value=value) for value, label in FORMATS])
     async def import_(self, interaction: Interaction, file: discord.Attachment,
-                      name: app_commands.Range[str, 1, 32]) -> None:
-        """Import a card."""
+                      name: app_commands.Range[str, 1, 32], format_: str = "auto") -> None:
+        """Import a card: its warnings first (privately), stored once the organiser presses the button."""
         guild_id = await require_manager(self.leagues, interaction)
         if file.size > MAX_CARD_BYTES:
             raise TableError(ErrorKind.BAD_INPUT, f"{file.filename[:60]} is {file.size:,} bytes: a card file may have "
@@ -112,15 +123,52 @@ class CardAdmin(CardNames, commands.GroupCog, group_name="card-admin",
             raise TableError(ErrorKind.BAD_INPUT, "I couldn't download the file from Discord: try again in a moment."
                              ) from None
         try:
-            card = await self.leagues.cards.import_card(guild_id, name, data, file.filename,
-                                                        interaction.user.id, self.leagues.now_iso())
+            preview = await self.leagues.cards.preview_import(guild_id, name, data, file.filename, format_,
+                                                              interaction.user.id, self.leagues.now_iso())
         except CardProblems as exc:
             await self.door.reply(interaction, problems_text(exc))
             return
-        title = discord.utils.escape_markdown(card.name)
-        await self.door.reply(interaction, f"Imported **{title}** as `{name.strip().lower()}`: {len(card.lines)} "
-                              f"lines, {card.variant_count} variants, {card.ruleset} rules. It belongs to this server: "
-                              "`/table new card:` plays it, `/card-admin default` makes it the default.")
+        if not preview.ask_first:  # a Charleston card file without a warning: stored as written
+            await self.desk.store(interaction, preview.token)
+            return
+        await self.door.reply(interaction, import_preview_text(preview), files=[import_file(preview)],
+                              components=c.import_components(preview.token))
+
+    @app_commands.command(name="proof", description="A card's proof sheet, privately: every line with a winning hand")
+    @app_commands.describe(name="the card")
+    @app_commands.autocomplete(name=CardNames.card_names)
+    async def proof(self, interaction: Interaction, name: str) -> None:
+        """Send the proof sheet, a page per section."""
+        await self.desk.send_proof(interaction, name)
+
+    @app_commands.command(name="line", description="Replace one line of a card imported here, typed as printed")
+    @app_commands.describe(name="the card (one imported here)", line="the line, as the card names it: 2468 #1",
+                           text="the line in the card language, e.g. 2468a FFFF 2222b 88b X 25 (X/C and value "
+                           "at the end: optional)", note="the words printed beside it (optional)")
+    @app_commands.autocomplete(name=CardNames.card_names)
+    async def line(self, interaction: Interaction, name: str, line: app_commands.Range[str, 1, 60],
+                   text: app_commands.Range[str, 1, 400], note: app_commands.Range[str, 1, 200] | None = None
+                   ) -> None:
+        """Replace a line, checked at once; answered with its proof."""
+        guild_id = await require_manager(self.leagues, interaction)
+        await self.door.defer(interaction, thinking=True)
+        card, line_id = await self.leagues.cards.replace_line(guild_id, name, line, text, note, interaction.user.id,
+                                                              self.leagues.now_iso())
+        image = await asyncio.to_thread(render_proof_line, card, line_id)
+        named = line_name(card, card.line(line_id))
+        file = discord.File(io.BytesIO(image.png), filename="line.png", description=image.alt)
+        await self.door.reply(interaction, f"**{discord.utils.escape_markdown(named)}** of `{name.strip().lower()}` "
+                              "is replaced; new tables play it (tables already playing keep the line they were "
+                              "dealt with). Check it against the printed card:", files=[file],
+                              components=c.proof_components(name.strip().lower()))
+
+    @line.autocomplete("line")
+    async def _lines(self, interaction: Interaction, typed: str) -> Choices:
+        try:
+            names = self.leagues.cards.line_names(interaction.guild_id or 0, interaction.namespace.name or "")
+        except TableError:
+            return []
+        return matching(typed, names)
 
     @app_commands.command(name="default", description="The card /table new uses when none is named")
     @app_commands.describe(name="the card")

@@ -13,6 +13,7 @@ the player's DM is then sent afresh with a line saying what became of it (docs/a
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import discord
 
@@ -34,18 +35,26 @@ from .replies import report_error
 Handler = Callable[["Controls", Interaction, int], Awaitable[None]]
 
 
+class CardButtons(Protocol):
+    """What a card manager's button asks for (answered by :class:`cogs.commands.card_desk.CardDesk`)."""
+
+    async def pressed(self, interaction: Interaction, act: str, what: str) -> None:
+        """Store a waiting import, or send a proof sheet."""
+
+
 class Controls:
     """The handlers behind every component (:class:`cogs.show.components.Handlers`), and behind the slash commands
     that do what a button does."""
 
     def __init__(self, service: TableCalls, door: Door, presenter: Presenter, dms: Dms, drawing: Drawing,
-                 nights: NightCalls | None = None) -> None:
+                 nights: NightCalls | None = None, cards: CardButtons | None = None) -> None:
         self.service = service
         self.door = door
         self.presenter = presenter
         self.dms = dms
         self.drawing = drawing
         self.nights = nights
+        self.cards = cards
 
     async def act(self, interaction: Interaction, table: int, token: str, key: str, *, confirm: bool = False) -> None:
         """Make a move for the presser (``confirm``: one she was asked about and chose anyway)."""
@@ -139,6 +148,15 @@ class Controls:
                                             interaction.user.display_name, coming)
             await self.door.edit_response(interaction, night_look.signup_payload(view))
             await self.door.reply(interaction, night_look.answer_text(view, interaction.user.id, coming))
+        except Exception as exc:
+            await report_error(self.door, interaction, exc)
+
+    async def card(self, interaction: Interaction, act: str, what: str) -> None:
+        """A card manager's button (/card-admin): handed to the card desk."""
+        try:
+            if self.cards is None:
+                raise TableError(ErrorKind.GONE, "That button no longer works: use `/card-admin` again.")
+            await self.cards.pressed(interaction, act, what)
         except Exception as exc:
             await report_error(self.door, interaction, exc)
 

@@ -48,6 +48,9 @@ class Handlers(Protocol):
     async def night_answer(self, interaction: Interaction, night: int, coming: bool) -> None:
         """I'm in / Can't come, for a league night."""
 
+    async def card(self, interaction: Interaction, act: str, what: str) -> None:
+        """A card manager's button: store a waiting import, or send a proof sheet."""
+
 
 class Components(discord.ui.View):
     """A message's buttons and selects. discord.py never stores or dispatches it (see the module's docstring): every
@@ -301,9 +304,38 @@ def signup_components(night: int) -> Components:
     return view
 
 
+@dataclass(frozen=True)
+class CardButton(Component):
+    """A card manager's button, of no table (/card-admin): store the import waiting under a token after its
+    warnings were read (:data:`ids.STORE_IMPORT`), or send a card's proof sheet (:data:`ids.SEND_PROOF`)."""
+
+    pattern: ClassVar[re.Pattern[str]] = re.compile(ids.CARD)
+    act: str
+    what: str  # the waiting import's token, or the card's name
+
+    @classmethod
+    def parse(cls, match: re.Match[str], values: list[str]) -> CardButton:
+        """The button a press came from."""
+        return cls(match["act"], match["what"])
+
+    @property
+    def custom_id(self) -> str:
+        """The component's custom_id (:mod:`cogs.show.ids`)."""
+        return ids.card_button_id(self.act, self.what)
+
+    async def handle(self, handlers: Handlers, interaction: Interaction) -> None:
+        """Store the import, or send the sheet."""
+        await handlers.card(interaction, self.act, self.what)
+
+    def draw(self, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> discord.ui.Button[
+            Components]:
+        """The button."""
+        return _button(self.custom_id, label, style, None)
+
+
 # Every kind of component: a press is read by the first whose pattern matches its custom_id (cogs.press.router).
 COMPONENTS: tuple[type[Component], ...] = (ActButton, ConfirmButton, MoveSelect, TilePickSelect, CallButton,
-                                           HelperButton, SignupButton)
+                                           HelperButton, SignupButton, CardButton)
 
 
 def read_press(custom_id: str, values: list[str]) -> Component | None:
@@ -315,8 +347,8 @@ def read_press(custom_id: str, values: list[str]) -> Component | None:
 
 
 def table_named(custom_id: str) -> int | None:
-    """The table a component's custom_id names (every one of ours but a night's sign-up names one); None if it is
-    none of ours or names no table."""
+    """The table a component's custom_id names; None if it is none of ours, or names no table (a night's sign-up
+    or a card manager's button: both are pressed in a server, never handed over between processes)."""
     for kind in COMPONENTS:
         if (match := kind.pattern.fullmatch(custom_id)) is not None:
             table = match.groupdict().get("table")
@@ -460,4 +492,18 @@ def choice_selects(table: int, token: str, groups: tuple[tuple[str, tuple[Choice
     for n, (label, choices) in enumerate(groups[:5]):
         options = [discord.SelectOption(label=c.label[:100], value=c.key) for c in choices[:25]]
         components.add_item(MoveSelect(table, token, n).draw(options, label, row=n))
+    return components
+
+
+def import_components(token: str) -> Components:
+    """Under an import's warnings: the button that stores it."""
+    components = Components()
+    components.add_item(CardButton(ids.STORE_IMPORT, token).draw("Store this card", discord.ButtonStyle.success))
+    return components
+
+
+def proof_components(name: str) -> Components:
+    """Under a stored or changed card: the button that sends its proof sheet."""
+    components = Components()
+    components.add_item(CardButton(ids.SEND_PROOF, name).draw("Show its proof sheet", discord.ButtonStyle.primary))
     return components

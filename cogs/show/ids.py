@@ -16,6 +16,8 @@ that registry (:mod:`cogs.press.router`). A move's part is an action key, built 
     ch:t:<table>:<helper>         a helper (:class:`Helper`): the lobby's buttons and the private helpers,
                                   answered for the presser alone
     ch:n:<night>:<in|out>         a league night's sign-up: I'm in, Can't come (the one kind that names no table)
+    ch:k:<act>:<what>             a card manager's button (no table): ``store`` stores the import waiting under
+                                  token <what> (/card-admin import), ``proof`` sends card <what>'s proof sheet
 """
 
 from __future__ import annotations
@@ -70,6 +72,9 @@ PICK = rf"ch:p:{_TABLE}:{_TOKEN}:(?P<mode>[cbk])"
 CALL = rf"ch:c:{_TABLE}:{_TOKEN}"
 SIGNUP = r"ch:n:(?P<night>\d{1,18}):(?P<answer>in|out)"
 TABLE = rf"ch:t:{_TABLE}:(?P<what>{'|'.join(helper.value for helper in HELPERS)})"
+CARD = r"ch:k:(?P<act>store|proof):(?P<what>[0-9a-z][0-9a-z_-]{0,39})"
+STORE_IMPORT = "store"
+SEND_PROOF = "proof"
 
 
 def act_id(table: int, token: str, key: str) -> str:
@@ -105,3 +110,9 @@ def helper_id(table: int, helper: Helper) -> str:
 def signup_id(night: int, coming: bool) -> str:
     """A league night's sign-up button: I'm in, or Can't come."""
     return f"ch:n:{night}:{'in' if coming else 'out'}"
+
+
+def card_button_id(act: str, what: str) -> str:
+    """A card manager's button: store a waiting import (``store``, its token) or send a proof sheet (``proof``, a
+    card)."""
+    return f"ch:k:{act}:{what}"

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 import discord
 
+from bot.service.card_admin import PENDING_MINUTES, ImportPreview
 from bot.service.corrections import CorrectionRow, GameRow, PhysicalGame
 from bot.service.leagues import (
     DAYS,
@@ -273,3 +274,50 @@ def recorded_text(number: int, league: LeagueRow, seated: Sequence[discord.abc.U
                      f"exposure{'s' if game.exposures != 1 else ''}.")
     lines.append("It counts in the standings now; `/league-admin game void` takes it back out.")
     return "\n".join(lines)
+
+
+# -- /card-admin: an import's warnings before storing, a stored card, a replaced line (issue 29) ------------------
+MESSAGE_LIMIT = 2000
+
+
+def import_preview_text(preview: ImportPreview) -> str:
+    """What an organiser reads before an import is stored: what was read, every warning (as many as a message
+    holds), and that nothing is stored until she presses the button."""
+    escape = discord.utils.escape_markdown
+    left = f", {preview.left_out} left out (see the warnings)" if preview.left_out else ""
+    head = [f"**{escape(preview.title)}** from `{escape(preview.filename)}`, read as {preview.source_format}: "
+            f"{preview.lines} lines{left}. **Nothing is stored yet.**"]
+    tail = ("Check the warnings (the converted card is attached), then press **Store this card** to keep it as "
+            f"`{preview.name}`; the button works for {PENDING_MINUTES} minutes. To fix something first, edit the "
+            "attached file and import it instead.")
+    if not preview.warnings:
+        return "\n".join([*head, "No warnings.", tail])
+    lines = [*head, f"{len(preview.warnings)} warning(s):"]
+    for n, warning in enumerate(preview.warnings):
+        line = f"- {escape(warning)}"
+        if sum(len(x) + 1 for x in lines) + len(line) + len(tail) + 120 > MESSAGE_LIMIT:
+            lines.append(f"- … and {len(preview.warnings) - n} more: each is also a `# warning` comment in the "
+                         "attached file, beside its line.")
+            break
+        lines.append(line)
+    return "\n".join([*lines, tail])
+
+
+def import_file(preview: ImportPreview) -> discord.File:
+    """The converted card as a TOML file: what will be stored, to read or to fix and import again."""
+    return discord.File(io.BytesIO(preview.toml.encode("utf-8")), filename=f"{preview.name}.toml",
+                        description=f"The card {preview.title} as Charleston will store it"[:1000])
+
+
+def stored_text(title: str, name: str, lines: int, variants: int, ruleset: str) -> str:
+    """A card just stored."""
+    return (f"Imported **{discord.utils.escape_markdown(title)}** as `{name}`: {lines} lines, "
+            f"{variants} variants, {ruleset} rules. It belongs to this server: `/table new card:` "
+            "plays it, `/card-admin default` makes it the default. Check it against the printed card line by line "
+            "on its proof sheet; `/card-admin line` fixes one line.")
+
+
+def proof_files(pages: Sequence[Rendered], name: str, first: int = 1) -> list[discord.File]:
+    """A proof sheet's pages as attachments (numbered from ``first``), each with its alt text."""
+    return [discord.File(io.BytesIO(page.png), filename=f"{name}-proof-{n:02d}.png", description=page.alt)
+            for n, page in enumerate(pages, first)]

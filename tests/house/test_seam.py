@@ -158,14 +158,16 @@ def test_every_component_reads_back_the_custom_id_it_draws() -> None:
     drawn = [components.ActButton(3, "1t31", "d.5D"), components.ConfirmButton(3, "1t31", "p"),
              components.MoveSelect(3, "1t31", 2, "b.17"), components.TilePickSelect(3, "1c2", "b", ("5D", "N")),
              components.CallButton(3, "1w31"), components.HelperButton(3, ids.Helper.RACK),
-             components.SignupButton(4, True)]
+             components.SignupButton(4, True),
+             components.CardButton(ids.STORE_IMPORT, "0a1b2c3d4e"), components.CardButton(ids.SEND_PROOF, "spring-26")]
     assert {type(c) for c in drawn} == set(components.COMPONENTS)
     for component in drawn:
         custom_id = component.custom_id
         values = list(getattr(component, "picked", ())) or ([component.chosen] if isinstance(
             component, components.MoveSelect) else [])
         assert components.read_press(custom_id, values) == component
-        # a night's sign-up is pressed in a server's channel and names no table
-        assert components.table_named(custom_id) == (None if isinstance(component, components.SignupButton) else 3)
+        # a night's sign-up and a card manager's button are pressed in a server's channel and name no table
+        assert components.table_named(custom_id) == (
+            None if isinstance(component, (components.SignupButton, components.CardButton)) else 3)
     assert components.read_press("ch:zz:3", []) is None and components.table_named("not ours") is None
 
