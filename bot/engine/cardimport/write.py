@@ -87,7 +87,8 @@ def write(draft: Draft, source: str, card_id: str, table: str, placeholder_value
     """The whole card file: a header saying where it came from, the ``[card]`` table, then every line (those left
     out as comments, with the reason)."""
     out = [comment(f"Imported by 'charleston card import' from {source} ({draft.fmt})."),
-           comment("Check every line against the printed card: 'charleston card proof --card FILE --out DIR' draws them with a winning hand each.")]
+           comment("Check every line against the printed card: 'charleston card proof --card FILE --out DIR' "
+                   "draws them with a winning hand each.")]
     if placeholder_values:
         out.append(comment("The source gives no values: each line says 'value = 25' until you type the printed one."))
     if draft.header:
