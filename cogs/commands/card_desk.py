@@ -11,9 +11,8 @@ from bot.service.surface import LeagueCalls
 from renderers import render_proof_pages
 
 from ..door import Door, Interaction
-from ..show import components as c
 from ..show import ids
-from ..show.league_look import proof_files, stored_text
+from ..show.league_look import proof_components, proof_files, stored_text
 from .common import require_manager
 
 FILES_PER_MESSAGE = 10  # Discord's limit of attachments on one message
@@ -42,7 +41,7 @@ class CardDesk:
         card = await self.leagues.cards.confirm_import(guild_id, token, interaction.user.id, self.leagues.now_iso())
         name = next((i.name for i in await self.leagues.cards.infos(guild_id) if i.card_id == card.id), card.id)
         await self.door.reply(interaction, stored_text(card.name, name, len(card.lines), card.variant_count,
-                                                       card.ruleset), components=c.proof_components(name))
+                                                       card.ruleset), components=proof_components(name))
 
     async def send_proof(self, interaction: Interaction, name: str) -> None:
         """A card's proof sheet, privately: a page per section (in messages of up to ten pages)."""

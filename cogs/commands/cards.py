@@ -20,8 +20,7 @@ from renderers import render_card, render_proof_line
 
 from ..door import Door, Interaction
 from ..failures import DiscordFailure
-from ..show import components as c
-from ..show.league_look import import_file, import_preview_text
+from ..show.league_look import import_components, import_file, import_preview_text, proof_components
 from .card_desk import CardDesk
 from .common import CardNames, Choices, guild_of, matching, require_manager
 
@@ -132,7 +131,7 @@ class CardAdmin(CardNames, commands.GroupCog, group_name="card-admin",
             await self.desk.store(interaction, preview.token)
             return
         await self.door.reply(interaction, import_preview_text(preview), files=[import_file(preview)],
-                              components=c.import_components(preview.token))
+                              components=import_components(preview.token))
 
     @app_commands.command(name="proof", description="A card's proof sheet, privately: every line with a winning hand")
     @app_commands.describe(name="the card")
@@ -160,7 +159,7 @@ class CardAdmin(CardNames, commands.GroupCog, group_name="card-admin",
         await self.door.reply(interaction, f"**{discord.utils.escape_markdown(named)}** of `{name.strip().lower()}` "
                               "is replaced; new tables play it (tables already playing keep the line they were "
                               "dealt with). Check it against the printed card:", files=[file],
-                              components=c.proof_components(name.strip().lower()))
+                              components=proof_components(name.strip().lower()))
 
     @line.autocomplete("line")
     async def _lines(self, interaction: Interaction, typed: str) -> Choices:

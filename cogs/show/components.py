@@ -296,14 +296,6 @@ class SignupButton(Component):
         return _button(self.custom_id, "Can't come", discord.ButtonStyle.secondary, 0)
 
 
-def signup_components(night: int) -> Components:
-    """A night's sign-up buttons."""
-    view = Components()
-    view.add_item(SignupButton(night, True).draw())
-    view.add_item(SignupButton(night, False).draw())
-    return view
-
-
 @dataclass(frozen=True)
 class CardButton(Component):
     """A card manager's button, of no table (/card-admin): store the import waiting under a token after its
@@ -492,18 +484,4 @@ def choice_selects(table: int, token: str, groups: tuple[tuple[str, tuple[Choice
     for n, (label, choices) in enumerate(groups[:5]):
         options = [discord.SelectOption(label=c.label[:100], value=c.key) for c in choices[:25]]
         components.add_item(MoveSelect(table, token, n).draw(options, label, row=n))
-    return components
-
-
-def import_components(token: str) -> Components:
-    """Under an import's warnings: the button that stores it."""
-    components = Components()
-    components.add_item(CardButton(ids.STORE_IMPORT, token).draw("Store this card", discord.ButtonStyle.success))
-    return components
-
-
-def proof_components(name: str) -> Components:
-    """Under a stored or changed card: the button that sends its proof sheet."""
-    components = Components()
-    components.add_item(CardButton(ids.SEND_PROOF, name).draw("Show its proof sheet", discord.ButtonStyle.primary))
     return components

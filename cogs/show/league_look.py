@@ -30,6 +30,9 @@ from bot.service.scoring import LeagueScoring
 from bot.service.weeks import week_name
 from renderers import Rendered, render_season, render_weekly
 
+from . import ids
+from .components import CardButton, Components
+
 TABLE_ROWS = 20  # rows of the text table (the chart shows as many)
 NAME_WIDTH = 18
 
@@ -321,3 +324,17 @@ def proof_files(pages: Sequence[Rendered], name: str, first: int = 1) -> list[di
     """A proof sheet's pages as attachments (numbered from ``first``), each with its alt text."""
     return [discord.File(io.BytesIO(page.png), filename=f"{name}-proof-{n:02d}.png", description=page.alt)
             for n, page in enumerate(pages, first)]
+
+
+def import_components(token: str) -> Components:
+    """Under an import's warnings: the button that stores it."""
+    components = Components()
+    components.add_item(CardButton(ids.STORE_IMPORT, token).draw("Store this card", discord.ButtonStyle.success))
+    return components
+
+
+def proof_components(name: str) -> Components:
+    """Under a stored or changed card: the button that sends its proof sheet."""
+    components = Components()
+    components.add_item(CardButton(ids.SEND_PROOF, name).draw("Show its proof sheet", discord.ButtonStyle.primary))
+    return components

@@ -13,11 +13,19 @@ from bot.service.nights import NightResults, NightTable, NightView
 from renderers import render_weekly
 
 from ..payload import Payload
-from .components import signup_components
+from .components import Components, SignupButton
 from .league_look import Shown, charted, plain, standings_table
 
 WINDS = ("East", "South", "West", "North")
 MAX_NAMES = 60  # names listed under the sign-up (a night of more shows the count)
+
+
+def signup_components(night: int) -> Components:
+    """A night's sign-up buttons."""
+    view = Components()
+    view.add_item(SignupButton(night, True).draw())
+    view.add_item(SignupButton(night, False).draw())
+    return view
 
 
 def _at(iso: str, style: str = "F") -> str:

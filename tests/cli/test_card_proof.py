@@ -25,7 +25,7 @@ def test_proof_writes_one_png_per_section_and_says_where(capsys, tmp_path: Path)
     code, out, err = run(capsys, "card", "proof", "--card", "nmjl-1946", "--out", str(tmp_path / "sheet"))
     card = load_card("nmjl-1946")
     pages = sorted((tmp_path / "sheet").iterdir())
-    assert code == 0 and err == ""
+    assert code == 0 and err == f"charleston: created the folder {tmp_path / 'sheet'}\n"  # the one folder rule
     assert len(pages) == len(card.sections)
     assert pages[0].name.startswith("nmjl-1946-proof-01-")
     for page in pages:
