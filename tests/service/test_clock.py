@@ -15,7 +15,7 @@ from bot.engine.views import waiting_for
 from bot.service.clock import ManualClock
 from bot.service.errors import ErrorKind, TableError
 from bot.service.tables import TableService
-from bot.service.updates import TableUpdate
+from bot.service.updates import TableOptions, TableUpdate
 from bot.store import ledger
 from bot.store.db import Database
 
@@ -289,10 +289,8 @@ async def _computer_game(db: Database, seed: int, levels: list[str], delay: floa
 @pytest.mark.parametrize("seed", [5, 6, 7])
 async def test_a_table_of_computers_plays_the_same_game_at_any_pacing(db: Database, seed: int) -> None:
     """Passes made at once and calls after the delay: the same moves in the same order as at no delay at all, with
-    and without auto_pass, and as the engine's own self-play (each seat asked in turn) makes them."""
+    and without auto_pass."""
     levels = ["hard", "random", "easy", "normal"]
     at_once = await _computer_game(db, seed, levels, 0.0, True)
     assert await _computer_game(db, seed, levels, 1.5, True) == at_once
     assert await _computer_game(db, seed, levels, 0.7, False) == at_once
-    (table_id,) = [t for t in range(1, 2)]  # the first table's first game: the same deal self-play is given
-    del table_id
