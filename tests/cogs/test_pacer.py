@@ -36,8 +36,9 @@ async def test_a_burst_of_table_edits_never_exceeds_the_share_in_any_second(disc
     pacer = Pacer(3, window=WINDOW)
     pacer.install(client.http)
     before = len(discord_double.world.requests)
+    tables = zip(channels, messages, strict=True)
     await asyncio.gather(*(door.edit(channel, message.id, Payload("the table, later"), "edit the table message",
-                                     level=Urgency.DEFERRABLE) for channel, message in zip(channels, messages, strict=True)))
+                                     level=Urgency.DEFERRABLE) for channel, message in tables))
     arrived = sorted(r.at for r in discord_double.world.requests[before:] if not r.exempt)
     assert len(arrived) == 12 and pacer.waited == 9
     for first, fourth in zip(arrived, arrived[3:], strict=False):
@@ -52,8 +53,9 @@ async def test_a_decision_dm_overtakes_the_table_edits_waiting(discord_double: D
     dm_channel = discord_double.world.dm_channel(ruth.user).id
     Pacer(1, window=WINDOW / 3).install(client.http)
     before = len(discord_double.world.requests)
+    tables = zip(channels, messages, strict=True)
     edits = [asyncio.create_task(door.edit(channel, message.id, Payload("later"), "edit the table message",
-                                           level=Urgency.DEFERRABLE)) for channel, message in zip(channels, messages, strict=True)]
+                                           level=Urgency.DEFERRABLE)) for channel, message in tables]
     await asyncio.sleep(0.01)  # the first edit started, the others wait
     await door.send_dm(ruth.user.id, Payload("Your turn: discard."), "send a DM", channel_id=dm_channel,
                        level=Urgency.DECISION)
