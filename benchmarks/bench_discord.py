@@ -97,9 +97,9 @@ async def run(tables: int, think: float, arrive: float, refresh: float, validate
         bot = make_bot(double, Path(folder) / "bench.db", seeds=iter(range(1000, 1000 + tables)), refresh=refresh,
                        render_workers=workers, request_timeout=60.0)  # a loaded machine is slow, not failing
         dm_times: list[float] = []
-        bot.dms.timings = dm_times
         drawing = f"drawing in {bot.drawing.workers or 'no'} worker process(es)"
         async with double.running(bot):
+            bot.dms.timings = dm_times  # the DMs are built when the bot starts
             await double.wait_for_commands("table", timeout=30)
             bot.service.subscribe(timeline.note)
             people = [double.user(f"player{n}") for n in range(tables)]
