@@ -1,6 +1,7 @@
 """The Discord bot under load, over the offline Discord of the tests (tests/support/discord_double).
 
     python benchmarks/bench_discord.py [--tables 100] [--think 2] [--arrive 30] [--refresh 1.0] [--validate]
+                                       [--global-limit 50]
 
 --tables tables play at once in one bot process: at each, one scripted person (who plays like a `hard`
 computer player, through the buttons and selects of her DM and the table message) and three computer players
@@ -17,7 +18,11 @@ burst. Reported:
 - REST calls per game action: every request the bot made (messages, edits, DMs, answers) over every action
   applied at the tables, computers' included;
 - rack DM render + send: from the moment a DM is due to the moment Discord has it (drawing the rack image,
-  encoding it, uploading it); goal median <= 50 ms.
+  encoding it, uploading it); goal median <= 50 ms;
+- the request budget: rate-limited requests per table a second, and the busiest second (any 1 s, sliding) against
+  the process's pacer (cogs/pacer.py; --global-limit lowers its limit, to watch it hold a burst); goal <= 50;
+- (--suite solo) the game's length, the median call window she could not use and nobody called (goal <= 0.5 s), a
+  computer's call after its window opened (its delay), rate-limited requests per game action, image bytes per game.
 
 The double runs in the same process and event loop as the bot, so its own work (HTTP, multipart, gateway) counts
 against the bot: the figures are an upper bound. --validate also checks every request against Discord's OpenAPI
@@ -88,14 +93,15 @@ class Timeline:
 
 
 async def run(tables: int, think: float, arrive: float, refresh: float, validate: bool, workers: int | None,
-              delay: float) -> None:
+              delay: float, global_limit: int) -> None:
     validator = load_validator(str(spec_path())) if validate else None
     server = await DiscordDouble(World(), validator).start()
     double = Double(server)
     timeline = Timeline()
     with tempfile.TemporaryDirectory() as folder:
         bot = make_bot(double, Path(folder) / "bench.db", seeds=iter(range(1000, 1000 + tables)), refresh=refresh,
-                       render_workers=workers, request_timeout=60.0)  # a loaded machine is slow, not failing
+                       render_workers=workers, request_timeout=60.0,  # a loaded machine is slow, not failing
+                       global_limit=global_limit)
         dm_times: list[float] = []
         drawing = f"drawing in {bot.drawing.workers or 'no'} worker process(es)"
         async with double.running(bot):
@@ -278,6 +284,8 @@ def main() -> None:
     parser.add_argument("--refresh", type=float, default=1.0, help="seconds between two updates of one message")
     parser.add_argument("--render-workers", type=int, default=None, help="processes drawing images (default: "
                         "one per spare core)")
+    parser.add_argument("--global-limit", type=int, default=50, help="the requests a second the bot may start "
+                        "(CHARLESTON_GLOBAL_LIMIT; lower it to watch the pacer hold a burst)")
     parser.add_argument("--validate", action="store_true", help="validate every request against the spec")
     parser.add_argument("--verbose", action="store_true", help="solo: each game's requests by route")
     args = parser.parse_args()
@@ -286,7 +294,7 @@ def main() -> None:
         asyncio.run(solo(args.games, args.think, args.refresh, args.validate, args.render_workers, args.verbose))
     else:
         asyncio.run(run(args.tables, args.think, args.arrive, args.refresh, args.validate, args.render_workers,
-                        args.computer_delay))
+                        args.computer_delay, args.global_limit))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import heapq
 import itertools
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Iterator
@@ -70,64 +71,101 @@ def exempt(route: discord.http.Route) -> bool:
                                                         and route.webhook_token is not None)
 
 
+class Slot:
+    """One request's place in the budget: when it started, and when Discord had answered it (``inf`` while in
+    flight)."""
+
+    __slots__ = ("done", "start")
+
+    def __init__(self, start: float) -> None:
+        self.start = start
+        self.done = math.inf
+
+
 class Pacer:
     """Starts at most ``per_second`` requests in any ``window`` seconds, the most urgent waiting first, in the
-    order they came within one urgency."""
+    order they came within one urgency.
+
+    Discord counts a request when it arrives, somewhere between the moment it was started and the moment its answer
+    came back, and a busy event loop can hold one back and send it with the next. So a request may start only once
+    the one ``per_second`` places before it was *answered* a whole window ago (as :meth:`cogs.door.Door.pace` does
+    for a channel): then no ``per_second + 1`` requests can arrive within one window, however they are delayed on
+    the way. The cost is the round trip, a few milliseconds a window."""
 
     def __init__(self, per_second: int, *, window: float = WINDOW) -> None:
         if per_second < 1:
             raise ValueError("a pacer needs at least one request a second")
         self.per_second = per_second
         self.window = window
-        self._starts: deque[float] = deque(maxlen=per_second)  # the latest starts (time.monotonic)
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._slots: deque[Slot] = deque(maxlen=per_second)  # the latest requests' places
+        self._waiting: list[tuple[int, int, asyncio.Future[Slot]]] = []
         self._order = itertools.count()
+        self._answered = asyncio.Event()  # set when a request in flight is answered
         self._pump: asyncio.Task[None] | None = None
         self.started = 0  # requests started in all
         self.waited = 0  # ... of which waited for the budget
 
     def _free_in(self) -> float:
-        """Seconds until another request may start (0: now)."""
-        if len(self._starts) < self.per_second:
+        """Seconds until another request may start (0: now; ``inf``: once a request in flight is answered)."""
+        if len(self._slots) < self.per_second:
             return 0.0
-        return max(0.0, self._starts[0] + self.window - time.monotonic())
+        return max(0.0, self._slots[0].done + self.window - time.monotonic())
 
-    def _start(self) -> None:
-        self._starts.append(time.monotonic())
+    def _start(self) -> Slot:
+        slot = Slot(time.monotonic())
+        self._slots.append(slot)
         self.started += 1
+        return slot
 
-    async def acquire(self, level: Urgency | None = None) -> None:
-        """Wait until a request of this urgency (default: the block's, see :func:`urgency`) may start."""
+    def release(self, slot: Slot) -> None:
+        """The request of ``slot`` was answered (or failed, or was never sent)."""
+        slot.done = min(slot.done, time.monotonic())
+        self._answered.set()
+
+    async def acquire(self, level: Urgency | None = None) -> Slot:
+        """Wait until a request of this urgency (default: the block's, see :func:`urgency`) may start; its place,
+        to :meth:`release` when Discord has answered it."""
         if not self._waiting and self._free_in() == 0.0:
-            self._start()
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            return self._start()
+        future: asyncio.Future[Slot] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (int(_urgency.get() if level is None else level), next(self._order), future))
         self.waited += 1
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._run(), name="request pacer")
-        await future
+        try:
+            return await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release(future.result())  # given a place just as its caller gave up: not sent
+            raise
 
     async def _run(self) -> None:
         """Let the waiting requests start, one free moment at a time, the most urgent first."""
         while self._waiting:
             wait = self._free_in()
+            if wait == math.inf:
+                self._answered.clear()
+                await self._answered.wait()
+                continue
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
             _, _, future = heapq.heappop(self._waiting)
             if future.done():  # its caller gave up (cancelled): the moment goes to the next
                 continue
-            self._start()
-            future.set_result(None)
+            future.set_result(self._start())
 
     def install(self, http: discord.http.HTTPClient) -> None:
         """Pace every request the client's HTTP client makes that counts against the global limit."""
         original: _Request = getattr(http, "request")  # noqa: B009 (typed as the pacer calls it)
 
         async def paced(route: discord.http.Route, **kwargs: object) -> object:
-            if not exempt(route):
-                await self.acquire()
-            return await original(route, **kwargs)
+            if exempt(route):
+                return await original(route, **kwargs)
+            slot = await self.acquire()
+            try:
+                return await original(route, **kwargs)
+            finally:
+                self.release(slot)
 
         setattr(http, "request", paced)  # noqa: B010 (a method replaced on this one instance)
