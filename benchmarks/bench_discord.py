@@ -146,7 +146,8 @@ async def run(tables: int, think: float, arrive: float, refresh: float, validate
     _print_budget(double, timeline)
     most, _ = busiest_window(double.world.requests)
     print(f"the pacer (cogs/pacer.py, {share} requests a second): {waited} requests waited for their turn; the "
-          f"busiest second (any 1 s, sliding) held {most} rate-limited requests (goal <= 50); 429s the double sent: "
+          f"busiest second (any 1 s, sliding) held {most} rate-limited requests (goal <= {share}, the pacer's); "
+          "429s the double sent: "
           f"{sum(1 for r in double.world.requests if r.status == 429)}")
 
 
