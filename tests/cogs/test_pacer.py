@@ -61,3 +61,16 @@ async def test_a_decision_dm_overtakes_the_table_edits_waiting(discord_double: D
     order = [r.write_channel for r in discord_double.world.requests[before:] if not r.exempt]
     assert order.index(dm_channel) == 1, "the DM went right after the edit already started"
     assert len(order) == 7
+
+
+async def test_a_request_in_flight_holds_its_place_until_answered_and_one_given_up_frees_it() -> None:
+    pacer = Pacer(1, window=0.05)
+    first = await pacer.acquire()
+    waiting = asyncio.create_task(pacer.acquire())
+    await asyncio.sleep(0.1)  # a whole window later: still in flight, so the next waits
+    assert not waiting.done()
+    waiting.cancel()  # its caller gave up (the door's timeout)
+    pacer.release(first)
+    answered = asyncio.get_running_loop().time()
+    await asyncio.wait_for(pacer.acquire(), 1.0)  # the place given up is not lost
+    assert asyncio.get_running_loop().time() - answered >= 0.05 - 1e-3, "a window after the answer"
