@@ -74,6 +74,7 @@ async def test_a_button_for_a_closed_window_is_refused_clearly(db: Database) -> 
     assert "an earlier discard" in str(refused.value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("auto_pass", [True, False])
 async def test_computers_pass_at_once_and_call_and_discard_after_their_delay(db: Database, auto_pass: bool) -> None:
     """A whole game at computer_delay 1.5, Alice answering at once:
