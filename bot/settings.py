@@ -126,7 +126,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
         raise SettingsError(f"CHARLESTON_DB: {problem}.")
     count, ids = _shards(get("CHARLESTON_SHARD_COUNT"), get("CHARLESTON_SHARD_IDS"))
     limit = get("CHARLESTON_GLOBAL_LIMIT") or "50"
-    if not (limit.isdigit() and 1 <= int(limit) <= MAX_GLOBAL_LIMIT):
+    if not (limit.isascii() and limit.isdigit() and 1 <= int(limit) <= MAX_GLOBAL_LIMIT):  # not "²", a digit to isdigit
         raise SettingsError(f"CHARLESTON_GLOBAL_LIMIT must be a whole number of requests a second from 1 to "
                             f"{MAX_GLOBAL_LIMIT:,}, not {limit[:20]!r} (leave it unset for Discord's usual 50).")
     settings = Settings(token, db, int(guild) if guild else None, level, api.rstrip("/"), gateway, refresh_seconds,

@@ -8,6 +8,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from bot.cli import main
 from bot.service.tables import TableService
@@ -82,3 +84,15 @@ def test_bot_check_counts_the_tables_without_restoring_them(tmp_path: Path, monk
     capsys.readouterr()
     assert main(["bot", "--check"]) == 0
     assert "database here.db (1 open table(s))" in capsys.readouterr().out and restores == []
+
+
+@given(st.text(max_size=12))
+@example("²")
+@example("٣")
+def test_any_global_limit_typed_loads_or_is_one_sentence_naming_it(typed: str) -> None:
+    try:
+        found = settings(CHARLESTON_GLOBAL_LIMIT=typed)
+    except SettingsError as refused:
+        assert "CHARLESTON_GLOBAL_LIMIT" in str(refused) and "\n" not in str(refused)
+    else:
+        assert 1 <= found.global_limit <= 100_000
