@@ -14,7 +14,7 @@ from typing import Protocol
 from PIL import ImageDraw
 
 from . import fonts
-from .common import BAM_GREEN, CRAK_RED, INK, RGB, WHITE, Rendered, canvas, ellipsize, finish
+from .common import BAM_GREEN, CRAK_RED, INK, RGB, WHITE, Rendered, canvas, counted, ellipsize, finish
 
 
 class Standing(Protocol):
@@ -139,7 +139,7 @@ def _bar(draw: ImageDraw.ImageDraw, net: int, zero: int, scale: float, y: int) -
 
 def weekly_alt(title: str, label: str, rows: Sequence[Standing]) -> str:
     """The alt text of the standings chart: every player's rank, chips and games."""
-    parts = [f"{title}, {label}, {len(rows)} players, ranked by net chips."]
+    parts = [f"{title}, {label}, {counted(len(rows), 'player')}, ranked by net chips."]
     for rank, row in enumerate(rows, start=1):
         net = f"up {row.net}" if row.net > 0 else f"down {-row.net}" if row.net < 0 else "even"
         parts.append(f"{rank}. {fonts.printable(row.name)}: {net}, {_games(row)}.")
@@ -192,8 +192,9 @@ def render_season(label: str, weeks: Sequence[tuple[str, Sequence[Standing]]], *
                   anchor="lm")
         draw.text((WIDTH - MARGIN, ly + 14), _signed(totals[player]), font=small,
                   fill=INK if totals[player] >= 0 else CRAK_RED, anchor="rm")
-    alt = [f"{title}, {label}: cumulative net chips over {len(weeks)} weeks for the top {len(leaders)} players."]
-    alt += [f"{k + 1}. {names[p]}: {_signed(totals[p]).replace('−', 'minus ')} after {len(weeks)} weeks."
+    alt = [f"{title}, {label}: cumulative net chips over {counted(len(weeks), 'week')} for the top "
+           f"{counted(len(leaders), 'player')}."]
+    alt += [f"{k + 1}. {names[p]}: {_signed(totals[p]).replace('−', 'minus ')} after {counted(len(weeks), 'week')}."
             for k, p in enumerate(leaders)]
     return finish(image, " ".join(alt))
 

@@ -13,8 +13,8 @@ import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
-from bot.cli import botcmd, card, dbcmd, league, play, render, replay, train
-from bot.cli.common import UsageProblem
+from bot.cli import botcmd, card, dbcmd, league, play, render, replay, sample, train
+from bot.cli.common import UsageProblem, fill_defaults
 from bot.service.files import FileProblem
 from bot.store.db import DatabaseProblem
 
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.register(commands)
     botcmd.register(commands)
     train.register(commands)
+    sample.register(commands)
     return parser
 
 
@@ -67,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
     try:
+        fill_defaults(args)
         result: int = args.run(args)
     except (UsageProblem, FileProblem, DatabaseProblem) as problem:
         return _refuse(str(problem))

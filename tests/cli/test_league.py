@@ -121,7 +121,7 @@ def test_tables_resume_finishes_computer_tables_only(tmp_path: Path, capsys: pyt
     listed = json.loads(capsys.readouterr().out)
     assert sorted(t["phase"] for t in listed) == ["charleston", "charleston"]
     assert main(["tables", "resume", "--db", str(path)]) == 0
-    assert capsys.readouterr().out.strip() == "finished 1 table(s): 1"
+    assert capsys.readouterr().out.strip() == "finished 1 table: 1"
     assert main(["ledger", "verify", "--db", str(path)]) == 0
 
 

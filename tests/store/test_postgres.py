@@ -162,7 +162,7 @@ async def test_bot_check_on_postgresql_counts_tables_without_restoring(url: str,
     monkeypatch.setenv("CHARLESTON_SHARD_IDS", "2-3")
     code, out, _ = await _in_thread(run, capsys, "bot", "--check")
     assert code == 0 and "ok: settings are valid; database postgresql://postgres:***@" in out
-    assert "(0 open table(s))" in out and "shards 2,3 of 4" in out and "s3cret" not in out
+    assert "(0 open tables)" in out and "shards 2,3 of 4" in out and "s3cret" not in out
     assert list(tmp_path.iterdir()) == []
 
 
