@@ -14,7 +14,9 @@ message's Pass (the first tiles, the first discard, never a call), taking --thin
 (jittered from half to one and a half times that), starting a new game when one ends, until --seconds after the
 last table was dealt. Every DM press reaches the first cluster (shard 0), which hands those of the second
 cluster's tables over (an inbox row and NOTIFY). Reported: first-response latency (from Discord's dispatch to the
-bot's first answer) per cluster, for presses in guilds and by DM, the handed-over ones apart; goal p99 <= 300 ms.
+bot's first answer) per cluster, for presses in guilds and by DM, the handed-over ones apart; goal p99 <= 300 ms;
+and the rate-limited requests of both processes together in the busiest second, as Discord counts them for the bot
+(each process paces itself to its share, 25 a second, cogs/pacer.py; goal: under 50).
 
 **Store.** Actions a second one process applies, saves and publishes, playing computer-only tables flat out
 through the table service (benchmarks/bench_store.py's loop, --store-tables tables, --store-seconds): on
@@ -42,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT), str(ROOT / "benchmarks")]
 
 from bench_store import latencies, service_rate, start_server  # noqa: E402
+from discord_budget import GLOBAL_LIMIT, busiest_window  # noqa: E402
 from support.clusters import Person  # noqa: E402
 from support.discord_double import DiscordDouble, Double, World  # noqa: E402
 from support.discord_double.models import DM, Guild  # noqa: E402
@@ -166,6 +169,16 @@ async def discord_part(url: str, args: argparse.Namespace, folder: Path) -> None
     print(f"    all: {_figures(everything)} (goal p99 <= 300 ms)")
     unanswered = [i for i in double.world.interactions.values() if i.latency is None or i.errors]
     print(f"  not answered within Discord's 3 s (or answered with an error): {len(unanswered)}")
+    requests = double.world.requests
+    most, _ = busiest_window(requests)
+    limited = [r for r in requests if not r.exempt]
+    per_second: dict[int, int] = {}
+    for record in limited:
+        per_second[int(record.at)] = per_second.get(int(record.at), 0) + 1
+    print(f"  rate-limited requests of both processes together: {len(limited)}; the busiest second (any 1 s, "
+          f"sliding) {most}, the busiest calendar second {max(per_second.values(), default=0)} (goal: under "
+          f"Discord's {GLOBAL_LIMIT}; each process paces itself to {GLOBAL_LIMIT * 2 // COUNT}); "
+          f"429s the double sent: {sum(1 for r in requests if r.status == 429)}")
 
 
 async def _store_worker(url: str, tables: int, seconds: float) -> None:

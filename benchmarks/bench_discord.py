@@ -1,6 +1,7 @@
 """The Discord bot under load, over the offline Discord of the tests (tests/support/discord_double).
 
     python benchmarks/bench_discord.py [--tables 100] [--think 2] [--arrive 30] [--refresh 1.0] [--validate]
+                                       [--global-limit 50]
 
 --tables tables play at once in one bot process: at each, one scripted person (who plays like a `hard`
 computer player, through the buttons and selects of her DM and the table message) and three computer players
@@ -17,7 +18,11 @@ burst. Reported:
 - REST calls per game action: every request the bot made (messages, edits, DMs, answers) over every action
   applied at the tables, computers' included;
 - rack DM render + send: from the moment a DM is due to the moment Discord has it (drawing the rack image,
-  encoding it, uploading it); goal median <= 50 ms.
+  encoding it, uploading it); goal median <= 50 ms;
+- the request budget: rate-limited requests per table a second, and the busiest second (any 1 s, sliding) against
+  the process's pacer (cogs/pacer.py; --global-limit lowers its limit, to watch it hold a burst); goal <= 50;
+- (--suite solo) the game's length, the median call window she could not use and nobody called (goal <= 0.5 s), a
+  computer's call after its window opened (its delay), rate-limited requests per game action, image bytes per game.
 
 The double runs in the same process and event loop as the bot, so its own work (HTTP, multipart, gateway) counts
 against the bot: the figures are an upper bound. --validate also checks every request against Discord's OpenAPI
@@ -43,7 +48,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT), str(ROOT / "benchmarks")]
 
-from discord_budget import budget, image_bytes, table_edits  # noqa: E402
+from discord_budget import budget, busiest_window, image_bytes, table_edits  # noqa: E402
+from support.call_windows import Windows  # noqa: E402
 from support.discord_double import DiscordDouble, Double, World, load_validator, spec_path  # noqa: E402
 from support.game_driver import Driver, Person, make_bot  # noqa: E402
 
@@ -87,18 +93,19 @@ class Timeline:
 
 
 async def run(tables: int, think: float, arrive: float, refresh: float, validate: bool, workers: int | None,
-              delay: float) -> None:
+              delay: float, global_limit: int) -> None:
     validator = load_validator(str(spec_path())) if validate else None
     server = await DiscordDouble(World(), validator).start()
     double = Double(server)
     timeline = Timeline()
     with tempfile.TemporaryDirectory() as folder:
         bot = make_bot(double, Path(folder) / "bench.db", seeds=iter(range(1000, 1000 + tables)), refresh=refresh,
-                       render_workers=workers, request_timeout=60.0)  # a loaded machine is slow, not failing
+                       render_workers=workers, request_timeout=60.0,  # a loaded machine is slow, not failing
+                       global_limit=global_limit)
         dm_times: list[float] = []
-        bot.dms.timings = dm_times
         drawing = f"drawing in {bot.drawing.workers or 'no'} worker process(es)"
         async with double.running(bot):
+            bot.dms.timings = dm_times  # the DMs are built when the bot starts
             await double.wait_for_commands("table", timeout=30)
             bot.service.subscribe(timeline.note)
             people = [double.user(f"player{n}") for n in range(tables)]
@@ -113,6 +120,7 @@ async def run(tables: int, think: float, arrive: float, refresh: float, validate
             actions = sum(t.version for t in bot.service.tables.values())
             finished = sum(1 for t in bot.service.tables.values() if t.game is not None and not t.playing)
         await server.close()
+        waited, share = bot.pacer.waited, bot.pacer.per_second
     latency = double.world.latency_percentiles()
     calls = sum(double.world.rest_calls.values())
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
@@ -136,6 +144,11 @@ async def run(tables: int, think: float, arrive: float, refresh: float, validate
         print(f"rack DM render + send: {len(dm_times)} DMs, median {statistics.median(dm_times) * 1e3:.0f} ms, "
               f"p99 {_percentile(dm_times, 0.99) * 1e3:.0f} ms (goal median <= 50 ms)")
     _print_budget(double, timeline)
+    most, _ = busiest_window(double.world.requests)
+    print(f"the pacer (cogs/pacer.py, {share} requests a second): {waited} requests waited for their turn; the "
+          f"busiest second (any 1 s, sliding) held {most} rate-limited requests (goal <= {share}, the pacer's); "
+          "429s the double sent: "
+          f"{sum(1 for r in double.world.requests if r.status == 429)}")
 
 
 def _print_routes(requests: list, start: float, end: float) -> None:  # type: ignore[type-arg]
@@ -179,9 +192,12 @@ async def solo(games: int, think: float, refresh: float, validate: bool, workers
         with tempfile.TemporaryDirectory() as folder:
             bot = make_bot(double, Path(folder) / "solo.db", seeds=iter([2000 + n]), refresh=refresh,
                            render_workers=workers, request_timeout=60.0)
+            windows = Windows()
             async with double.running(bot):
                 await double.wait_for_commands("table", timeout=30)
                 bot.service.subscribe(timeline.note)
+                bot.service.subscribe(windows.table)
+                bot.service.subscribe_seat(windows.mine)
                 person = double.user("solo")
                 rng = random.Random(n)
                 await _play(double, bot, person, think, 0.0, rng, [], None)
@@ -196,13 +212,22 @@ async def solo(games: int, think: float, refresh: float, validate: bool, workers
         world = double.world
         start, end = timeline.dealt[table_id], timeline.finished[table_id]
         taps = sum(1 for i in world.interactions.values() if i.user is person.user and start <= i.clock_at)
+        unused = windows.unused()
+        spent = budget(world.requests, [(start, end)])
         rows.append({
             "length": end - start, "windows": timeline.window_seconds.get(table_id, 0.0) / (end - start),
+            "unused": statistics.median(unused) if unused else 0.0, "unused_n": len(unused),
+            "calls": statistics.median(windows.computer_calls()) if windows.computer_calls() else float("nan"),
+            "per_action": spent.requests / max(1, timeline.actions[table_id]),
             "taps": taps / max(1, timeline.turns[table_id]),
             "edits": table_edits(world.requests, threads) / timeline.actions[table_id],
-            "bytes": image_bytes(world.requests), "budget": budget(world.requests, [(start, end)]),
+            "bytes": image_bytes(world.requests), "budget": spent,
         })
         print(f"game {n + 1}: {rows[-1]['length']:.0f} s, {rows[-1]['windows']:.0%} in call windows, "
+              f"{len(unused)} windows she could not use and nobody called open a median "
+              f"{rows[-1]['unused']:.2f} s (max {max(unused, default=0.0):.2f} s), computers' calls "
+              f"{rows[-1]['calls']:.2f} s after their window opened (median), "
+              f"{rows[-1]['per_action']:.3f} rate-limited requests per game action, "
               f"{rows[-1]['taps']:.1f} taps a turn, {rows[-1]['edits']:.2f} table edits per action, "
               f"{rows[-1]['bytes'] / 1e6:.2f} MB of images, {rows[-1]['budget'].per_table_mean:.3f} requests/s")
         if verbose:
@@ -215,7 +240,9 @@ async def solo(games: int, think: float, refresh: float, validate: bool, workers
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
           f"message refresh {refresh:g} s; a person taking {think:g} s a move (jittered); default table options")
     print(f"solo game at default options, median of {games}: {med('length'):.0f} s long, "
-          f"{med('windows'):.0%} of it in call windows, {med('taps'):.1f} taps a turn, "
+          f"{med('windows'):.0%} of it in call windows, a window she could not use open {med('unused'):.2f} s "
+          f"(goal <= 0.5 s), {med('per_action'):.3f} rate-limited requests per game action, "
+          f"{med('taps'):.1f} taps a turn, "
           f"{med('edits'):.2f} table-message edits per action, {med('bytes') / 1e6:.2f} MB of images per game "
           "(goal <= 3 MB); rate-limited requests "
           f"{statistics.median(b.per_table_mean for b in spent):.3f} a second (goal <= 0.25), "
@@ -258,6 +285,8 @@ def main() -> None:
     parser.add_argument("--refresh", type=float, default=1.0, help="seconds between two updates of one message")
     parser.add_argument("--render-workers", type=int, default=None, help="processes drawing images (default: "
                         "one per spare core)")
+    parser.add_argument("--global-limit", type=int, default=50, help="the requests a second the bot may start "
+                        "(CHARLESTON_GLOBAL_LIMIT; lower it to watch the pacer hold a burst)")
     parser.add_argument("--validate", action="store_true", help="validate every request against the spec")
     parser.add_argument("--verbose", action="store_true", help="solo: each game's requests by route")
     args = parser.parse_args()
@@ -266,7 +295,7 @@ def main() -> None:
         asyncio.run(solo(args.games, args.think, args.refresh, args.validate, args.render_workers, args.verbose))
     else:
         asyncio.run(run(args.tables, args.think, args.arrive, args.refresh, args.validate, args.render_workers,
-                        args.computer_delay))
+                        args.computer_delay, args.global_limit))
 
 
 if __name__ == "__main__":

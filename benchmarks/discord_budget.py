@@ -90,3 +90,16 @@ def image_bytes(requests: Sequence[object]) -> int:
 def table_edits(requests: Sequence[object], threads: set[int]) -> int:
     """Edits of messages in the tables' threads (the table message, edited in place)."""
     return sum(1 for r in requests if r.method == "PATCH" and r.write_channel in threads)  # type: ignore[attr-defined]
+
+
+def busiest_window(requests: Sequence[object], window: float = 1.0) -> tuple[int, float]:
+    """The most rate-limited requests Discord received within any ``window`` seconds (a sliding window, so a burst
+    split across two calendar seconds still counts whole), and when that window started (monotonic seconds)."""
+    stamps = sorted(r.at for r in requests if not r.exempt)  # type: ignore[attr-defined]
+    most, at, start = 0, 0.0, 0
+    for end, moment in enumerate(stamps):
+        while moment - stamps[start] >= window:
+            start += 1
+        if end - start + 1 > most:
+            most, at = end - start + 1, stamps[start]
+    return most, at

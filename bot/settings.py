@@ -23,6 +23,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 # A bot token is three base64url parts: the bot's id, a timestamp, and a signature.
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 MAX_SHARDS = 10_000
+MAX_GLOBAL_LIMIT = 100_000
 
 
 class SettingsError(ValueError):
@@ -44,6 +45,7 @@ class Settings:
     shard_count: int | None = None  # the bot's shards in all (None: one process, discord.py's choice)
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of them)
     think_workers: int | None = None  # processes the computer players think in (None: one per spare core)
+    global_limit: int = 50  # requests a second Discord allows the whole bot (cogs/pacer.py); more if it granted more
 
     @property
     def sharded(self) -> bool:
@@ -136,8 +138,13 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
         raise SettingsError(f"CHARLESTON_THINK_WORKERS must be a whole number from 0 to 16, not {thinkers!r}.")
     db = database_setting(merged)
     count, ids = _shards(get("CHARLESTON_SHARD_COUNT"), get("CHARLESTON_SHARD_IDS"))
+    limit = get("CHARLESTON_GLOBAL_LIMIT") or "50"
+    if not (limit.isascii() and limit.isdigit() and 1 <= int(limit) <= MAX_GLOBAL_LIMIT):  # not "²", a digit to isdigit
+        raise SettingsError(f"CHARLESTON_GLOBAL_LIMIT must be a whole number of requests a second from 1 to "
+                            f"{MAX_GLOBAL_LIMIT:,}, not {limit[:20]!r} (leave it unset for Discord's usual 50).")
     settings = Settings(token, db, int(guild) if guild else None, level, api.rstrip("/"), gateway, refresh_seconds,
-                        int(workers) if workers else None, count, ids, int(thinkers) if thinkers else None)
+                        int(workers) if workers else None, count, ids, int(thinkers) if thinkers else None,
+                        int(limit))
     if settings.sharded and not is_postgres_url(db):
         shown = ",".join(map(str, ids or ()))
         raise SettingsError(f"CHARLESTON_SHARD_IDS={shown} runs only some of the {count} shards, so other processes "

@@ -38,6 +38,7 @@ from .commands.tables import Tables
 from .door import Door
 from .failures import Backoff, DiscordFailure
 from .keeper import Keeper
+from .pacer import Pacer, share
 from .press.controls import Controls
 from .press.replies import report_error
 from .press.router import PressRouter
@@ -82,6 +83,10 @@ class CharlestonBot(commands.Bot):
         self._stop_clock = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
         self.door = Door(self, timeout=request_timeout, backoff=backoff)  # every Discord call that may fail
+        # Every request counted against the bot's global limit waits for this process's share of it (cogs/pacer.py).
+        ours = len(settings.shard_ids) if settings.shard_ids is not None else 1
+        self.pacer = Pacer(share(settings.global_limit, ours, (settings.shard_count or 1) if settings.shard_ids else 1))
+        self.pacer.install(self.http)
         self.drawing = Drawing(settings.render_workers)
         # Several processes, each running some of the shards (cogs/cluster.py); None: this process runs them all.
         self.cluster: ClusterRouter | None = None

@@ -8,7 +8,8 @@ tries again with its :class:`~cogs.failures.Backoff` (the throttles of :mod:`cog
 message, a DM prompt or a results post).
 
 Interactions are answered here too (:meth:`Door.defer`, :meth:`Door.reply`): the place for a future "answer every
-interaction" fallback and for budgeting writes.
+interaction" fallback. A write through the channel says how urgent it is (``urgency``): the process's pacer
+(:mod:`cogs.pacer`) starts a DM with a decision before anything waiting, and a table-message edit after.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import TypeVar
 import discord
 
 from .failures import Backoff, DiscordFailure, Failure, classify, log_failure
+from .pacer import Urgency, urgency
 from .payload import Payload
 
 log = logging.getLogger("charleston.discord")
@@ -152,12 +154,13 @@ class Door:
                                    what, table=table)
 
     async def edit(self, channel_id: int, message_id: int, payload: Payload, what: str, *,
-                   table: int | None = None) -> discord.Message:
+                   table: int | None = None, level: Urgency = Urgency.NORMAL) -> discord.Message:
         """Edit one of the bot's messages into ``payload`` (its new files replace the old ones but those kept)."""
         message = self._channel(channel_id).get_partial_message(message_id)
         async with self.pace(channel_id):
-            return await self.call(lambda: message.edit(content=payload.content, attachments=payload.attachments,
-                                                        view=payload.components), what, table=table)
+            with urgency(level):
+                return await self.call(lambda: message.edit(content=payload.content, attachments=payload.attachments,
+                                                            view=payload.components), what, table=table)
 
     async def delete(self, channel_id: int, message_id: int, what: str, *, table: int | None = None) -> bool:
         """Delete one of the bot's messages (tried a few times); False if it could not be (logged already)."""
@@ -212,7 +215,8 @@ class Door:
             await self.call(lambda: interaction.followup.delete_message(message_id), what, table=table)
 
     async def send_dm(self, user_id: int, payload: Payload, what: str, *, channel_id: int | None = None,
-                      table: int | None = None, attempts: int = 1) -> discord.Message | None:
+                      table: int | None = None, attempts: int = 1,
+                      level: Urgency = Urgency.NORMAL) -> discord.Message | None:
         """DM a user (through the DM channel already known, else after looking the user up once); None when their
         DMs are closed."""
         async def send() -> discord.Message:
@@ -225,10 +229,11 @@ class Door:
                                       view=payload.components or discord.utils.MISSING,
                                       allowed_mentions=discord.AllowedMentions.none())
         try:
-            if channel_id is None:
-                return await self.call(send, what, table=table, attempts=attempts)
-            async with self.pace(channel_id):
-                return await self.call(send, what, table=table, attempts=attempts)
+            with urgency(level):
+                if channel_id is None:
+                    return await self.call(send, what, table=table, attempts=attempts)
+                async with self.pace(channel_id):
+                    return await self.call(send, what, table=table, attempts=attempts)
         except DiscordFailure as failure:
             if failure.kind is Failure.DMS_CLOSED:
                 return None

@@ -1,8 +1,10 @@
 """What the table answers for a player, and what it will not let one tap throw away.
 
-- Passing for those who cannot call (the table option ``auto_pass``, on by default): a seat with no legal call on
-  the discard is passed for the moment the window opens, so a window closes as soon as nobody can use it. It
-  reveals one thing: a window that closes at once says that nobody could call its tile.
+- Passing for those who cannot call (the table option ``auto_pass``, on by default): a person with no legal call on
+  the discard is passed for the moment the window opens. Computers pass at once too, whether or not they could
+  call (their delay is for people to follow their discards and calls, and nobody watches a pass being thought
+  over: :mod:`bot.service.play`), so a window closes as soon as nobody can or will use it. It reveals one thing: a
+  window that closes at once says that no person could call its tile.
 - A Mah Jongg at stake: a Pass (on a discard she could win on), a discard (with a Mah Jongg on her own tiles) or
   East's first Charleston pass (with her dealt hand complete) is refused with :class:`MahJonggAtStake` unless the
   player confirms it; the caller then offers "Mah Jongg!" or the move anyway.
@@ -24,22 +26,13 @@ from .keys import action_key
 from .live import LiveTable
 
 
-def forced_answer(table: LiveTable) -> int | None:
-    """The seat whose answer to the call window the table gives now, with ``auto_pass`` on, or None: a person with
-    no legal call on the discard (the table passes for her), or a computer with none (it answers at once, not
-    after its delay, as it has nothing to weigh). Computers answer in seat order, as they always do, so a table of
-    computers plays the same game whatever its pacing: one that can call is waited for before those after it."""
+def passed_for(table: LiveTable, seat: int) -> bool:
+    """Whether the table passes for ``seat`` now: ``auto_pass`` is on, the table is in a call window, and a person
+    (not a computer) holds the seat with no legal call on the discard. (Computers give their own answers, at once
+    when they pass: :mod:`bot.service.play`.)"""
     game = table.game
-    if not table.options.auto_pass or game is None or game.state.phase != Phase.CALL_WINDOW:
-        return None
-    computers_may_go = True
-    for seat in table.awaiting():
-        computer = table.computer_level(seat) is not None
-        if can_call(game, seat):
-            computers_may_go = computers_may_go and not computer
-        elif not computer or computers_may_go:
-            return seat
-    return None
+    return (table.options.auto_pass and game is not None and game.state.phase == Phase.CALL_WINDOW
+            and table.computer_level(seat) is None and not can_call(game, seat))
 
 
 def can_call(game: Game, seat: int) -> bool:

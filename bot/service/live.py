@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from bot.engine.actions import Action
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.rules import TableRules
@@ -38,6 +39,10 @@ class LiveTable:
     updates: int = 0  # updates published in this process
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timetable: Timetable | None = None  # the service's: told whenever the deadline or the next move changes
+    # Computers' calls decided the moment their window opened, made when their delay is up (bot.service.play); the
+    # decision token they were made for, so that a call never outlives its window.
+    held: dict[int, Action] = field(default_factory=dict)
+    held_for: str | None = None
     _deadline: datetime | None = None
     _auto_at: datetime | None = None
 

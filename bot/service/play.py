@@ -5,6 +5,12 @@ Pacing: each decision has a deadline for the people it waits for (the call windo
 else the turn or Charleston timeout) and, when computers owe a move, a moment ``auto_at`` for it: the table's
 ``computer_delay`` after the decision opened or after the computer's own previous move. Draws are made at once.
 With a delay of 0 every computer move is made inside the call that made it due (simulations, tests).
+
+The delay is there for people to follow the computers' discards and calls, so a computer's pass does not wait
+for it: in a call window each computer decides the moment it is its turn to (in seat order, as ever); a pass is
+made at once, a call (or Mah Jongg) is held until ``auto_at``, and the computers after it in seat order wait for
+it. Each decision is made in the same position as when every answer waited for the delay, so a table of computers
+plays the same game at any pacing, and a window nobody can or will use closes the moment it opens.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from bot.store import ledger, records
 from bot.store.db import Database
 from bot.store.records import StaleVersion
 
-from .answers import forced_answer
+from .answers import passed_for
 from .clock import Clock
 from .decisions import current_token, gone_message, is_token, open_tokens
 from .errors import ErrorKind, TableError
@@ -167,7 +173,8 @@ class GamePlay:
             table.auto_at = now + timedelta(seconds=table.options.computer_delay)
 
     async def _auto(self, table: LiveTable) -> int:
-        """Make the draws and computer moves that are due now; returns how many were made."""
+        """Make the draws, the call window's answers given at once and the computer moves that are due now;
+        returns how many were made."""
         made = 0
         while table.playing and table.game is not None:
             game = table.game
@@ -175,10 +182,8 @@ class GamePlay:
                 await self._apply(table, Draw(game.state.turn), Cause.AUTO)
                 made += 1
                 continue
-            forced = forced_answer(table)  # auto_pass: nothing to decide for a seat that cannot call
-            if forced is not None:
-                level = table.computer_level(forced)
-                answer = await self.thinking.move(table.table_id, level, game, forced) if level else PassCall(forced)
+            answer = await self._window_answer(table)
+            if answer is not None:
                 await self._apply(table, answer, Cause.AUTO)
                 made += 1
                 continue
@@ -192,11 +197,51 @@ class GamePlay:
             for seat in movers if game.state.phase in ALL_AT_ONCE else movers[:1]:
                 if current_token(game) != token or seat not in table.computers_awaited():
                     break  # the decision was settled by the moves before
-                level = table.computer_level(seat)
-                assert level is not None
-                await self._apply(table, await self.thinking.move(table.table_id, level, game, seat), Cause.AUTO)
+                await self._computer_move(table, game, seat)
                 made += 1
         return made
+
+    async def _window_answer(self, table: LiveTable) -> Action | None:
+        """The call window's next answer that is given at once, or None: a person the table passes for
+        (``auto_pass``), or a computer's pass. Each computer decides when its turn in seat order comes; one that
+        calls is held to its delay (``LiveTable.held``), and the computers after it wait for it."""
+        game = table.game
+        if game is None or game.state.phase != Phase.CALL_WINDOW:
+            return None
+        token = current_token(game)
+        if table.held_for != token:
+            table.held, table.held_for = {}, token
+        computers_may_go = True
+        for seat in table.awaiting():
+            level = table.computer_level(seat)
+            if level is None:
+                if passed_for(table, seat):
+                    return PassCall(seat)
+                continue
+            if not computers_may_go:
+                continue
+            if seat not in table.held:
+                decision = await self.thinking.move(table.table_id, level, game, seat)
+                if isinstance(decision, PassCall):
+                    return decision
+                table.held[seat] = decision
+            computers_may_go = False
+        return None
+
+    async def _computer_move(self, table: LiveTable, game: Game, seat: int) -> None:
+        """A computer's move, due now: the call it decided on when its window opened, else thought now (and
+        thought again should its held call no longer be legal)."""
+        held = table.held.pop(seat, None) if table.held_for == current_token(game) else None
+        if held is not None:
+            try:
+                await self._apply(table, held, Cause.AUTO)
+                return
+            except TableError as refused:
+                if refused.kind is not ErrorKind.ILLEGAL:
+                    raise
+        level = table.computer_level(seat)
+        assert level is not None
+        await self._apply(table, await self.thinking.move(table.table_id, level, game, seat), Cause.AUTO)
 
     async def tick(self) -> int:
         """Act on every deadline and computer move that is due, earliest first; returns how many were acted on.

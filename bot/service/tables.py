@@ -32,7 +32,7 @@ from bot.store import records
 from bot.store.db import Database
 from bot.store.records import SeatRow
 
-from .answers import forced_answer, refuse_discarding_wild, refuse_throwing_away_mahjong
+from .answers import passed_for, refuse_discarding_wild, refuse_throwing_away_mahjong
 from .cards import UnknownCard, card_files, load_card
 from .clock import Clock, SystemClock
 from .decisions import open_tokens
@@ -436,7 +436,9 @@ class TableService(GamePlay, TableLookup):
         table.saved_state = saved.state_version
         table.deadline = datetime.fromisoformat(saved.deadline) if saved.deadline else None
         # Computers owe their answers at once: a window open at the crash is answered, not lost.
-        table.auto_at = self.clock.now() if table.computers_awaited() or forced_answer(table) is not None else None
+        table.held, table.held_for = {}, None
+        owed = table.computers_awaited() or any(passed_for(table, seat) for seat in table.awaiting())
+        table.auto_at = self.clock.now() if owed else None
 
     async def _reload(self, table: LiveTable) -> None:
         self.thinking.forget(table.table_id)

@@ -27,6 +27,7 @@ from bot.service.updates import SeatUpdate, TablePhase
 
 from ..door import Door, Hook, Interaction
 from ..failures import DiscordFailure, Failure
+from ..pacer import Urgency
 from ..payload import Payload, Picture
 from . import look
 from .dm_plan import DmFacts, Step, plan_dm
@@ -281,7 +282,8 @@ class Dms:
             except DiscordFailure as failure:
                 if failure.kind is not Failure.EXPIRED:
                     raise
-        message = await self.door.edit(where.channel, where.message, payload, "edit a DM", table=table)
+        message = await self.door.edit(where.channel, where.message, payload, "edit a DM", table=table,
+                                       level=Urgency.DECISION)
         shown.picture = Picture.of(message, payload)
 
     async def _send(self, shown: ShownSeat, update: SeatUpdate, payload: Payload, where: DmShown | None,
@@ -309,7 +311,8 @@ class Dms:
                     file.reset()
         assert update.player_id is not None
         dm = await self.door.send_dm(update.player_id, payload, "send a DM",
-                                     channel_id=where.channel if where else None, table=table_id)
+                                     channel_id=where.channel if where else None, table=table_id,
+                                     level=Urgency.DECISION)
         shown.made_by = None
         return dm
 

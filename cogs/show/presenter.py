@@ -33,6 +33,7 @@ from bot.service.updates import Cause, TablePhase, TableUpdate
 
 from ..door import Door, Hook, Interaction
 from ..failures import DiscordFailure, Failure
+from ..pacer import Urgency
 from ..payload import Payload, Picture
 from . import look
 from .dms import Dms
@@ -262,7 +263,8 @@ class Presenter:
                     raise
                 for file in payload.files:
                     file.reset()
-        shown.picture = Picture.of(await door.edit(thread, message, payload, what, table=shown.table_id), payload)
+        shown.picture = Picture.of(await door.edit(thread, message, payload, what, table=shown.table_id,
+                                                   level=Urgency.DEFERRABLE), payload)
 
     async def _results(self, shown: ShownTable, update: TableUpdate) -> None:
         """The results of a game just finished, posted once (before a close, too: a finished game's chips show)."""

@@ -8,6 +8,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from bot.cli import main
 from bot.service.tables import TableService
@@ -32,6 +34,11 @@ def test_a_process_runs_the_shards_it_is_given(ids: str, expected: tuple[int, ..
     assert found.shard_count == 4 and found.shard_ids == expected and found.sharded
 
 
+def test_the_global_limit_is_discords_50_unless_set_higher() -> None:
+    assert settings().global_limit == 50
+    assert settings(CHARLESTON_GLOBAL_LIMIT="1200").global_limit == 1200
+
+
 def test_all_shards_in_one_process_may_keep_sqlite() -> None:
     assert not settings(CHARLESTON_SHARD_COUNT="4").sharded
     assert not settings(CHARLESTON_SHARD_COUNT="2", CHARLESTON_SHARD_IDS="0,1").sharded
@@ -51,6 +58,8 @@ def test_all_shards_in_one_process_may_keep_sqlite() -> None:
      "must be shard numbers separated by commas"),
     ({"CHARLESTON_DB": "mysql://db/charleston"}, "CHARLESTON_DB: mysql:// is not a database Charleston can use"),
     ({"CHARLESTON_THINK_WORKERS": "99"}, "CHARLESTON_THINK_WORKERS must be a whole number from 0 to 16"),
+    ({"CHARLESTON_GLOBAL_LIMIT": "0"}, "CHARLESTON_GLOBAL_LIMIT must be a whole number of requests a second"),
+    ({"CHARLESTON_GLOBAL_LIMIT": "fifty"}, "leave it unset for Discord's usual 50"),
 ])
 def test_a_bad_setting_is_one_sentence_naming_it(env: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError) as refused:
@@ -75,3 +84,15 @@ def test_bot_check_counts_the_tables_without_restoring_them(tmp_path: Path, monk
     capsys.readouterr()
     assert main(["bot", "--check"]) == 0
     assert "database here.db (1 open table)" in capsys.readouterr().out and restores == []
+
+
+@given(st.text(max_size=12))
+@example("²")
+@example("٣")
+def test_any_global_limit_typed_loads_or_is_one_sentence_naming_it(typed: str) -> None:
+    try:
+        found = settings(CHARLESTON_GLOBAL_LIMIT=typed)
+    except SettingsError as refused:
+        assert "CHARLESTON_GLOBAL_LIMIT" in str(refused) and "\n" not in str(refused)
+    else:
+        assert 1 <= found.global_limit <= 100_000

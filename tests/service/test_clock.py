@@ -15,7 +15,7 @@ from bot.engine.views import waiting_for
 from bot.service.clock import ManualClock
 from bot.service.errors import ErrorKind, TableError
 from bot.service.tables import TableService
-from bot.service.updates import TableUpdate
+from bot.service.updates import TableOptions, TableUpdate
 from bot.store import ledger
 from bot.store.db import Database
 
@@ -49,13 +49,10 @@ async def test_a_call_with_its_token_is_accepted_after_computer_moves_in_the_sam
     drawn_for = service.seat_update(table_id, ALICE)
     token = drawn_for.table.token
     assert token is not None and "w" in token
-    version = table.version
-    clock.advance(1.5)  # the two other computers answer the window (pass: a discard they cannot use)
+    clock.advance(1.5)  # the two other computers have answered the window (a pass at once, a call after 1.5 s)
     await service.tick()
-    assert table.version >= version + 1
     if table.game is not None and table.game.state.phase == Phase.CALL_WINDOW:
-        moved = table.version - version
-        assert moved == 2, "both other computers answered inside the window"
+        assert table.awaiting() == (0,), "both other computers answered inside the window"
         call = drawn_for.choices.calls[0]
         mine = await service.act(table_id, ALICE, call.key, token=token)
         assert any(e.type == "call" and e.seat == 0 for e in mine.events)
@@ -77,12 +74,19 @@ async def test_a_button_for_a_closed_window_is_refused_clearly(db: Database) -> 
     assert "an earlier discard" in str(refused.value)
 
 
-async def test_computer_moves_happen_at_their_paced_times(db: Database) -> None:
+@pytest.mark.slow
+@pytest.mark.parametrize("auto_pass", [True, False])
+async def test_computers_pass_at_once_and_call_and_discard_after_their_delay(db: Database, auto_pass: bool) -> None:
+    """A whole game at computer_delay 1.5, Alice answering at once:
+    a computer's pass comes the moment its window opens (or the moment a computer before it in seat order called),
+    a computer's call 1.5 s after the window opened, and a computer's discard (or joker exchange) 1.5 s after its
+    draw or exposure (the clock moved to each moment the table is due)."""
     clock = ManualClock()
     service = TableService(db, clock=clock, computer_delay=1.5)
-    table_id = await human_table(service, [ALICE], seed=42, charleston=False, table_options=no_auto_pass(service))
-    moments: list[tuple[float, str, int]] = []
+    options = None if auto_pass else no_auto_pass(service)
+    table_id = await human_table(service, [ALICE], seed=42, charleston=False, table_options=options)
     start = clock.now()
+    moments: list[tuple[float, str, int]] = []
 
     def note(update: TableUpdate) -> None:
         for event in update.events:
@@ -91,24 +95,35 @@ async def test_computer_moves_happen_at_their_paced_times(db: Database) -> None:
     service.subscribe(note, table_id)
     await service.start(table_id)
     table = service.tables[table_id]
-    assert table.game is not None
-    tile = plain_tile(table.game.state.seats[0].rack)
-    await service.act(table_id, ALICE, f"d.{code(tile)}")  # East (Alice) opens
-    await service.drain()
-    moments.clear()
-    for step in range(30):  # a tenth of a second at a time
-        clock.advance(0.1)
-        await service.tick()
+    while table.playing:
+        if not await move_people(service, table_id):
+            wakeup = service.next_wakeup()
+            assert wakeup is not None
+            clock.advance(max(0.0, (wakeup - clock.now()).total_seconds()))
+            await service.tick()
         await service.drain()
-        if step == 13:
-            assert not moments, "nobody answers before the computers' 1.5 s"
-    answers = [m for m in moments if m[1] in ("pass", "call")]
-    assert answers and answers[0][0] == pytest.approx(1.5)
-    # After the window, the next computer draws at once and discards 1.5 s after drawing.
-    draws = [m for m in moments if m[1] == "draw"]
-    discards = [m for m in moments if m[1] == "discard"]
-    if draws and discards:
-        assert discards[0][0] - draws[0][0] == pytest.approx(1.5)
+    opened = 0.0
+    called = passes_at_once = calls = 0
+    for at, kind, seat in moments:
+        if kind == "call_window":
+            opened, called = at, False
+        elif kind in ("pass", "call") and seat != 0:
+            waited = at - opened
+            if kind == "call":
+                assert waited == pytest.approx(1.5), "a computer's call comes after its delay"
+                called, calls = True, calls + 1
+            else:
+                assert waited == pytest.approx(1.5 if called else 0.0), "a computer's pass comes at once"
+                passes_at_once += not called
+    ready: dict[int, float] = {}  # when each seat's latest move before a discard was made (a draw, an exposure...)
+    for at, kind, seat in moments:
+        if kind in ("discard", "joker_exchange") and seat != 0 and seat in ready:
+            assert at - ready[seat] == pytest.approx(1.5), "a computer moves on its turn after its delay"
+        if kind in ("draw", "exposure", "joker_exchange"):
+            ready[seat] = at
+        elif kind == "discard":
+            ready.pop(seat, None)
+    assert calls > 0 and passes_at_once > 20, (calls, passes_at_once)
 
 
 async def test_a_table_of_people_who_never_act_does_not_stall(db: Database) -> None:
@@ -182,7 +197,10 @@ async def test_a_restart_in_an_away_players_turn_keeps_her_away(db_target: str, 
     assert away == 0
 
 
-async def test_computers_answer_a_call_window_open_when_the_bot_stopped(db_target: str, open_db: OpenDb) -> None:
+async def test_a_computers_call_held_when_the_bot_stopped_is_made_on_restart(db_target: str,
+                                                                             open_db: OpenDb) -> None:
+    """A computer that decided to call waits its delay; the bot stopped meanwhile: after the restart it answers
+    at once, with the same call (the same position gives the same decision), so the window is not lost."""
     path = db_target
     clock = ManualClock()
     db1 = await open_db(path)
@@ -190,21 +208,27 @@ async def test_computers_answer_a_call_window_open_when_the_bot_stopped(db_targe
     table_id = await human_table(first, [ALICE], seed=46, charleston=False, call_window_seconds=30,
                                  table_options=no_auto_pass(first))
     await first.start(table_id)
-    game = first.tables[table_id].game
-    assert game is not None
-    await first.act(table_id, ALICE, f"d.{code(plain_tile(game.state.seats[0].rack))}")
-    assert game.state.phase == Phase.CALL_WINDOW and waiting_for(game) == [1, 2, 3]
-    await db1.close()  # stopped before the computers' 1.5 s were up
+    table = first.tables[table_id]
+    for _ in range(2000):
+        game = table.game
+        assert game is not None and table.playing, "no computer called in this game: pick another seed"
+        if game.state.phase == Phase.CALL_WINDOW and table.held:
+            break
+        if not await move_people(first, table_id):
+            clock.advance(0.5)
+            await first.tick()
+    (caller, call), = table.held.items()
+    assert call.type == "call" and caller in table.computers_awaited()
+    await db1.close()  # stopped before the computer's 1.5 s were up
 
     db2 = await open_db(path)
     second = TableService(db2, clock=clock, computer_delay=1.5)
     await second.restore()
     await second.tick()  # clock not moved: well inside the 30 s window
-    table = second.tables[table_id]
-    assert table.game is not None
-    assert table.game.state.phase != Phase.CALL_WINDOW or not table.computers_awaited()
-    answered = [a for a in table.game.state.log if a["type"] in ("pass", "call")]
-    assert len(answered) >= 1  # the computers' answers were not lost
+    again = second.tables[table_id]
+    assert again.game is not None
+    made = [a for a in again.game.state.log if a["type"] == "call" and a["seat"] == caller]
+    assert made and made[-1] == call.to_json()  # the computer's call was not lost
 
 
 async def test_a_second_process_on_the_same_database_gets_a_clear_conflict(db_target: str, open_db: OpenDb) -> None:
@@ -241,3 +265,33 @@ async def test_a_hold_extends_the_deadline_in_an_update(db: Database) -> None:
     held = await service.act(table_id, BOB, "h", token=service.seat_update(table_id, BOB).table.token)
     assert held.table.deadline == opened + timedelta(seconds=table.rules.hold_seconds)
     assert held.table.cause == "act" and any(e.type == "hold" for e in held.table.events)
+
+
+async def _computer_game(db: Database, seed: int, levels: list[str], delay: float,
+                         auto_pass: bool) -> list[dict[str, object]]:
+    """A table of four computers played to its end, the clock moved to each moment it is due; its action log."""
+    clock = ManualClock()
+    service = TableService(db, clock=clock, computer_delay=delay)
+    table_id = (await service.create_table(5, 50, seed=seed, options=TableOptions(delay, auto_pass=auto_pass))).table_id
+    for level in levels:
+        await service.add_computer(table_id, level)
+    await service.start(table_id)
+    table = service.tables[table_id]
+    while table.playing:
+        wakeup = service.next_wakeup()
+        assert wakeup is not None
+        clock.advance(max(0.0, (wakeup - clock.now()).total_seconds()))
+        await service.tick()
+    assert table.game is not None
+    return list(table.game.state.log)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [5, 6, 7])
+async def test_a_table_of_computers_plays_the_same_game_at_any_pacing(db: Database, seed: int) -> None:
+    """Passes made at once and calls after the delay: the same moves in the same order as at no delay at all, with
+    and without auto_pass."""
+    levels = ["hard", "random", "easy", "normal"]
+    at_once = await _computer_game(db, seed, levels, 0.0, True)
+    assert await _computer_game(db, seed, levels, 1.5, True) == at_once
+    assert await _computer_game(db, seed, levels, 0.7, False) == at_once

@@ -25,12 +25,14 @@ Policy = Callable[[object, int], Action]
 
 
 def make_bot(double: Double, db: Path, *, clock: ManualClock | None = None, seeds: Iterator[int] | None = None,
-             refresh: float = 0.05, render_workers: int = 0, request_timeout: float = 5.0) -> CharlestonBot:
+             refresh: float = 0.05, render_workers: int = 0, request_timeout: float = 5.0,
+             global_limit: int = 50) -> CharlestonBot:
     """The Charleston bot for the double: commands synced to its guild, messages refreshed every ``refresh``
     seconds, new tables dealt from ``seeds``, images drawn in a thread (``render_workers`` 0) or processes; a
-    failed write tried again after 0.05 s doubling to 0.5 s, a Discord call given up after ``request_timeout``."""
+    failed write tried again after 0.05 s doubling to 0.5 s, a Discord call given up after ``request_timeout``;
+    at most ``global_limit`` rate-limited requests started in any second (cogs/pacer.py)."""
     settings = Settings(double.token, str(db), double.guild_id, "INFO", double.api_base, double.gateway_url, refresh,
-                        render_workers)
+                        render_workers, global_limit=global_limit)
     return CharlestonBot(settings, clock=clock, seeds=seeds, backoff=Backoff(0.05, 0.5),
                          request_timeout=request_timeout)
 

@@ -12,6 +12,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from cogs.failures import Backoff, DiscordFailure
+from cogs.pacer import Urgency
 from cogs.payload import Payload
 
 
@@ -102,7 +103,7 @@ class RecordingDoor:
         return self._message(channel_id)
 
     async def edit(self, channel_id: int, message_id: int, payload: Payload, what: str, *,
-                   table: int | None = None) -> PostedMessage:
+                   table: int | None = None, level: Urgency = Urgency.NORMAL) -> PostedMessage:
         """Edit a message."""
         self._record("edit", channel_id, what, payload.content)
         return PostedMessage(message_id, PostedChannel(channel_id))
@@ -113,7 +114,8 @@ class RecordingDoor:
         return True
 
     async def send_dm(self, user_id: int, payload: Payload, what: str, *, channel_id: int | None = None,
-                      table: int | None = None, attempts: int = 1) -> PostedMessage | None:
+                      table: int | None = None, attempts: int = 1,
+                      level: Urgency = Urgency.NORMAL) -> PostedMessage | None:
         """DM someone; None when their DMs are closed."""
         self._record("send_dm", user_id, what, payload.content)
         return None if user_id in self.closed_dms else self._message(channel_id or user_id)
