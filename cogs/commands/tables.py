@@ -56,6 +56,11 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
         if interaction.guild_id is None or interaction.channel is None:
             raise TableError(ErrorKind.BAD_INPUT, "Tables are opened in a server's channel, not in DMs.")
         service = self.service
+        if card is None and league is None:
+            # Nothing typed can be wrong, so answer Discord before the database reads: in a burst of openings
+            # they queue behind other tables' writes, past Discord's 3 s. A typed name is checked first, so
+            # that a typo is answered privately.
+            await self.door.defer(interaction, ephemeral=False, thinking=True)
         card_id, preset = await self.leagues.cards.for_table(interaction.guild_id, card, rules)
         counts_for = await self.leagues.for_new_table(interaction.guild_id, league, here(interaction))
         table_rules = service.make_rules(preset, card=card_id, call_window_seconds=call_seconds, players=players,
