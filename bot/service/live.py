@@ -12,11 +12,13 @@ from bot.engine.rules import TableRules
 from bot.engine.state import Phase
 from bot.engine.tiles import Tile
 from bot.engine.views import public_view, seat_view, waiting_for
+from bot.store.fairness import SealRow
 from bot.store.records import TableRow
 
 from .choices import SeatChoices, choices_for
 from .decisions import claimable, current_token
 from .display import Display
+from .fairness import shown_seal
 from .timetable import Timetable
 from .updates import Cause, SeatInfo, SeatUpdate, TableOptions, TablePhase, TableStatus, TableUpdate, TableView
 
@@ -38,6 +40,7 @@ class LiveTable:
     updates: int = 0  # updates published in this process
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timetable: Timetable | None = None  # the service's: told whenever the deadline or the next move changes
+    seal: SealRow | None = None  # the game's deal commitment, with its salt: secret until the game is over
     _deadline: datetime | None = None
     _auto_at: datetime | None = None
 
@@ -117,9 +120,12 @@ class LiveTable:
         seats = tuple(SeatInfo(s.seat, s.player_id, self.names.get(s.seat), self.computer_level(s.seat),
                                s.away and s.player_id is not None) for s in self.row.seats)
         wild = Tile.F if self.rules.flowers_wild else Tile.J
+        game = self.game
+        seal = shown_seal(self.seal, game.state.seed, over=game.state.phase == Phase.FINISHED) \
+            if game is not None else None
         return TableView(self.table_id, self.row.guild_id, self.row.channel_id, TableStatus(self.row.status),
                          self.row.created_by, self.rules, self.options, seats, wild, self.row.games_played,
-                         public_view(self.game) if self.game is not None else None, self.display)
+                         public_view(game) if game is not None else None, self.display, seal)
 
     def table_update(self, cause: Cause, events: list[Event], *, change: bool = True) -> TableUpdate:
         """The next public update, for a change just made; with ``change`` False, the table as it is (for a look,
