@@ -155,6 +155,9 @@ async def _recorded(seed: int, level: str, say: Callable[[str], None], db_path: 
         await service.close_table(table_id)
         assert table.game is not None and table.game_id is not None
         record = export_replay(table.game)
+        seal = table.view().seal
+        if seal is not None:
+            say(f"Deal sealed: {seal.commitment}")
         _deal_lines(replay(record, table.game.card, stop_at=0).game, say)
         told = replay(record, table.game.card)
         narrator = Narrator(told.game, say)
@@ -162,6 +165,9 @@ async def _recorded(seed: int, level: str, say: Callable[[str], None], db_path: 
         for events in told.events:
             narrator(events)
         say(f"\nRecorded as game {table.game_id} (table {table_id}) in {db_path}.")
+        if seal is not None:
+            say(f"The deal: seed {seal.seed}, salt {seal.salt}; 'charleston fairness verify --db {db_path} "
+                f"--game {table.game_id}' checks it against its commitment.")
         return table.game
     finally:
         await db.close()
