@@ -3,7 +3,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.discord_fixtures import discord_double, discord_spec, say_why_skipped  # noqa: F401  (fixtures)
 from support.postgres import stop_test_server
 from support.service import backend, db, db_target, new_target, open_db, pg_drops  # noqa: F401  (fixtures for all)
 
@@ -60,8 +59,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     stop_test_server()
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say in the summary, even without ``-rs``, why the offline-Discord tests were skipped."""
-    say_why_skipped(terminalreporter)

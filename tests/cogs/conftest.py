@@ -1,6 +1,6 @@
 """Fixtures for the Discord layer's own tests: a table service on an SQLite file, a plain discord.py client logged
-into the offline Discord (``discord_double`` comes from tests/support/discord_fixtures.py, through tests/conftest.py),
-the real door over it, and the four parts wired as the bot wires them."""
+into the offline Discord (``discord_double``, shared with tests/e2e from tests/support/discord_fixtures.py), the real
+door over it, and the four parts wired as the bot wires them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from support import discord_fixtures
 from support.discord_double import Double
 from support.lone_parts import Parts, PressCatcher
 
@@ -17,6 +18,10 @@ from bot.store.db import Database
 from cogs.door import Door
 from cogs.failures import Backoff
 from cogs.show.drawing import Drawing
+
+# The offline Discord's fixtures, shared with tests/e2e.
+discord_spec = discord_fixtures.discord_spec
+discord_double = discord_fixtures.discord_double
 
 # A failed write is tried again after 10 ms, doubling to 80 ms (the bot's: 1 s to a minute).
 FAST = Backoff(0.01, 0.08)
@@ -55,3 +60,8 @@ async def parts(service: TableService, door: Door) -> AsyncIterator[Parts]:
         yield built
     finally:
         built.close()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say in the summary, even without ``-rs``, why the offline-Discord tests were skipped."""
+    discord_fixtures.say_why_skipped(terminalreporter)

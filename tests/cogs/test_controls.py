@@ -14,18 +14,28 @@ from typing import Any
 import pytest
 from support.discord_double import Double, Player
 from support.discord_double.models import Message
-from support.lone_parts import Parts, PressCatcher, command, live_dms, mine, requests_to, table_in_thread, thread_of
+from support.lone_parts import (
+    COMPUTERS_ON_THE_CLOCK,
+    Parts,
+    PressCatcher,
+    command,
+    live_dms,
+    mine,
+    plain_discard,
+    requests_to,
+    table_in_thread,
+    thread_of,
+)
 from support.service import play_until
 
 from bot.engine.tiles import Tile
 from bot.service.decisions import gone_message
 from bot.service.errors import TableError
 from bot.service.keys import discard_key
-from bot.service.updates import SeatUpdate, TableOptions, TablePhase
+from bot.service.updates import SeatUpdate, TablePhase
 
 DEFERRED_UPDATE = 6  # acknowledged without a word: the message pressed is brought up to date instead
 EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
-WAIT = TableOptions(computer_delay=1.0)  # the computers wait for the (manual) clock: nothing moves but her
 
 
 @pytest.fixture(autouse=True)
@@ -41,7 +51,8 @@ async def _her_turn(parts: Parts, double: Double, alice: Player) -> tuple[int, S
     """Alice is East at a table without a Charleston: her first discard is due, her DM offers it, and the
     computers wait."""
     parts.listen()
-    table_id = await table_in_thread(parts.service, double, [alice], charleston=False, table_options=WAIT)
+    table_id = await table_in_thread(parts.service, double, [alice], charleston=False,
+                                     table_options=COMPUTERS_ON_THE_CLOCK)
     await parts.service.start(table_id)
     await parts.settle()
     turn = mine(parts.service, table_id, alice)
@@ -63,16 +74,11 @@ async def _played_until(parts: Parts, double: Double, alice: Player, want: Calla
     return table_id, now
 
 
-def _plain(turn: SeatUpdate) -> str:
-    """The key of a discard she may make without being asked about it (not a joker)."""
-    return next(choice.key for choice in turn.choices.discard if choice.key != discard_key(Tile.J))
-
-
 async def test_a_move_pressed_in_her_dm_is_answered_through_the_press(discord_double: Double, parts: Parts,
                                                                       client: PressCatcher) -> None:
     alice = discord_double.user("alice")
     table_id, turn, dm = await _her_turn(parts, discord_double, alice)
-    token, key = turn.table.token, _plain(turn)
+    token, key = turn.table.token, plain_discard(turn)
     assert token is not None
     before = len(discord_double.world.requests)
     sent = await alice.at(dm.channel).click(dm, f"ch:a:{table_id}:{token}:{key}")
@@ -165,7 +171,7 @@ async def test_a_press_of_a_decision_that_is_over_is_answered_gone(discord_doubl
                                                                    caplog: pytest.LogCaptureFixture) -> None:
     alice = discord_double.user("alice")
     table_id, turn, _ = await _her_turn(parts, discord_double, alice)
-    token, key = turn.table.token, _plain(turn)
+    token, key = turn.table.token, plain_discard(turn)
     assert token is not None
     await parts.service.act(table_id, alice.id, key, token=token)  # made by another way (a command, say)
     await parts.settle()

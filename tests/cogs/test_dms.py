@@ -3,14 +3,24 @@ door on the offline Discord, which answers as Discord does (a deleted message is
 overloaded edge a 503). The first DM of a game goes through her DM channel; the same decision is edited in place;
 a new decision is a new DM (her phone rings) and the old one goes; a DM she deleted is sent again; closed DMs are
 recorded and tried once a game; three failures in a row make her unreachable, and the table is told each time
-that changes."""
+that changes. After a press in her DM, her DMs ride on the press's token (follow-ups, exempt from the global limit)
+until Discord refuses it, then go through her DM channel again."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from support.discord_double import Double, Player
-from support.lone_parts import Parts, live_dms, mine, requests_to, table_in_thread
+from support.lone_parts import (
+    COMPUTERS_ON_THE_CLOCK,
+    Parts,
+    PressCatcher,
+    live_dms,
+    mine,
+    plain_discard,
+    requests_to,
+    table_in_thread,
+)
 from support.service import move_people, play_until
 
 from bot.service.display import DmShown
@@ -18,6 +28,8 @@ from bot.service.keys import HOLD
 from bot.service.updates import SeatUpdate, TablePhase
 
 WEBHOOK_ROUTES = ("/interactions/", "/webhooks/")
+FOLLOW_UP, POST = "POST /webhooks/{webhook_id}/{webhook_token}", "POST /channels/{channel_id}/messages"
+TOKEN_LIFETIME = 15 * 60  # Discord's: an interaction's token answers for 15 minutes
 
 
 async def _dealt(parts: Parts, double: Double, alice: Player, **rules: Any) -> int:
@@ -27,6 +39,33 @@ async def _dealt(parts: Parts, double: Double, alice: Player, **rules: Any) -> i
     await parts.service.start(table_id)
     await parts.settle()
     return table_id
+
+
+async def _her_next_turn(parts: Parts, table_id: int, alice: Player, after: str) -> SeatUpdate:
+    """Play on (the computers on the manual clock, Alice as a computer would) until a discard is hers again under a
+    decision other than ``after``; her DM brought up to date."""
+    turn = await play_until(parts.service, parts.clock, table_id, lambda u: u.awaited and bool(u.choices.discard)
+                            and u.table.token != after, player=alice.id)
+    await parts.settle()
+    return turn
+
+
+async def _pressed_in_her_dm(parts: Parts, double: Double, alice: Player, client: PressCatcher) -> tuple[int, str]:
+    """Alice, East at a table without a Charleston, discards by pressing a button of her DM; the press is handled as
+    the controls handle it (acknowledged, the move made, the DM handed the press). Returns the table and the
+    decision she pressed for."""
+    table_id = await _dealt(parts, double, alice, charleston=False, table_options=COMPUTERS_ON_THE_CLOCK)
+    turn = mine(parts.service, table_id, alice)
+    token = turn.table.token
+    assert token is not None and turn.awaited
+    key = plain_discard(turn)
+    (dm,) = live_dms(alice)
+    sent = await alice.at(dm.channel).click(dm, f"ch:a:{table_id}:{token}:{key}")
+    press = await client.heard(sent)
+    assert await parts.door.defer(press)
+    parts.dms.pressed(await parts.service.act(table_id, alice.id, key, token=token), press)
+    await parts.settle()
+    return table_id, token
 
 
 async def _in_a_call_window(parts: Parts, double: Double, alice: Player) -> tuple[int, SeatUpdate]:
@@ -140,3 +179,36 @@ async def test_two_transient_failures_do_not_make_her_unreachable(discord_double
     await parts.settle()
     assert len(discord_double.world.faults_sent) == 2
     assert parts.troubles == [] and parts.dms.unreachable(table_id) == frozenset()
+
+
+async def test_after_a_press_in_her_dm_her_next_new_dm_is_a_follow_up_of_the_press(
+        discord_double: Double, parts: Parts, client: PressCatcher) -> None:
+    alice = discord_double.user("alice")
+    table_id, pressed = await _pressed_in_her_dm(parts, discord_double, alice, client)
+    (first,) = live_dms(alice)
+    before = len(discord_double.world.requests)
+    turn = await _her_next_turn(parts, table_id, alice, pressed)
+    (second,) = live_dms(alice)
+    assert second is not first and first.deleted and not second.ephemeral
+    assert second.interaction is not None and second.interaction.token  # sent through the press's token...
+    assert [r.key for r in discord_double.world.requests[before:] if r.method == "POST"] == [FOLLOW_UP]  # ...alone
+    assert any(f":{turn.table.token}:" in cid for cid in second.custom_ids)
+    assert parts.service.display(table_id).dms[0] == DmShown(alice.dm_channel.id, second.id, turn.table.token)
+
+
+async def test_once_discord_refuses_the_press_token_her_new_dm_goes_through_her_dm_channel(
+        discord_double: Double, parts: Parts, client: PressCatcher) -> None:
+    alice = discord_double.user("alice")
+    table_id, pressed = await _pressed_in_her_dm(parts, discord_double, alice, client)
+    riding = await _her_next_turn(parts, table_id, alice, pressed)
+    assert riding.table.token is not None
+    (follow_up,) = live_dms(alice)
+    discord_double.advance(TOKEN_LIFETIME + 1)  # Discord's clock: the press's token is dead (401, 50027)
+    before = len(discord_double.world.requests)
+    turn = await _her_next_turn(parts, table_id, alice, riding.table.token)
+    (anew,) = live_dms(alice)
+    assert anew is not follow_up and follow_up.deleted and anew.interaction is None
+    new_dms = [(r.key, r.code) for r in discord_double.world.requests[before:] if r.method == "POST"]
+    assert new_dms == [(FOLLOW_UP, 50027), (POST, None)]  # tried through the token, then through her channel
+    assert any(f":{turn.table.token}:" in cid for cid in anew.custom_ids)
+    assert parts.service.display(table_id).dms[0] == DmShown(alice.dm_channel.id, anew.id, turn.table.token)

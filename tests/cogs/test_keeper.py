@@ -62,6 +62,27 @@ async def test_a_deleted_thread_moves_the_table_to_a_new_thread_and_its_players_
         assert told[0].custom_ids == [] and told[0].attachments == []
 
 
+async def test_a_deleted_thread_whose_channel_is_gone_too_closes_the_table_and_tells_its_people(
+        discord_double: Double, parts: Parts) -> None:
+    parts.listen()
+    alice = discord_double.user("alice")
+    table_id = await table_in_thread(parts.service, discord_double, [alice])
+    await parts.service.start(table_id)
+    await parts.settle()
+    old = thread_of(parts.service, discord_double, table_id)
+    discord_double.delete_channel(discord_double.general)  # its threads go with it
+    before = len(discord_double.world.requests)
+    assert await move_people(parts.service, table_id) == 1  # her Charleston pass: the table message changes
+    await parts.settle()
+    assert parts.failures == [(table_id, Failure.GONE, old.id)]
+    assert not parts.service.is_open(table_id) and table_id not in parts.presenter.tables
+    assert discord_double.threads() == []  # no thread anywhere to move to
+    assert not any(r.key == "POST /channels/{channel_id}/threads" and r.status < 300
+                   for r in discord_double.world.requests[before:])
+    (told,) = [m for m in live_dms(alice) if f"table {table_id} is closed" in m.content]
+    assert "its thread and its channel were deleted" in told.content and "abandoned" in told.content
+
+
 async def test_an_archived_thread_is_unarchived_and_the_edit_lands(discord_double: Double, parts: Parts) -> None:
     table_id = await _lobby(parts, discord_double)
     thread = thread_of(parts.service, discord_double, table_id)
@@ -110,6 +131,8 @@ async def test_an_archived_thread_that_stays_archived_is_posted_in_anew_then_rep
 
 
 async def test_a_missing_permission_is_told_to_the_opener_once(discord_double: Double, parts: Parts) -> None:
+    carol = discord_double.user("carol")  # manages the server: not told while the opener can be
+    parts.managers[discord_double.guild_id] = [carol.id]
     table_id = await _lobby(parts, discord_double)
     alice = discord_double.user("alice")
     thread = thread_of(parts.service, discord_double, table_id)
@@ -126,6 +149,7 @@ async def test_a_missing_permission_is_told_to_the_opener_once(discord_double: D
     await parts.settle()
     assert not parts.service.display(table_id).blocked
     assert len([m for m in live_dms(alice) if TOLD in m.content]) == 1
+    assert live_dms(carol) == []
 
 
 async def test_the_managers_are_told_of_a_missing_permission_when_the_opener_cannot_be(discord_double: Double,

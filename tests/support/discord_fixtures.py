@@ -1,10 +1,11 @@
-"""The pytest fixtures of the offline Discord (tests/support/discord_double), for the end-to-end tests (tests/e2e)
-and the Discord layer's own tests (tests/cogs), offered to every test by tests/conftest.py: the spec, compiled
-once, and a fresh offline Discord per test that fails the test at teardown if anything sent was something Discord
-would refuse."""
+"""The pytest fixtures of the offline Discord (tests/support/discord_double), shared by the end-to-end tests
+(tests/e2e) and the Discord layer's own tests (tests/cogs), each folder's conftest.py importing them: the spec,
+compiled once a run, and a fresh offline Discord per test that fails the test at teardown if anything sent was
+something Discord would refuse."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
 
 import pytest
@@ -13,6 +14,13 @@ from .discord_double import DiscordDouble, Double, World, load_validator, spec_p
 from .discord_double.spec import SpecValidator
 
 SPEC_MISSING = "OpenAPI spec not found"
+_TOLD = pytest.StashKey[bool]()
+
+
+@functools.cache
+def _compiled(path: str) -> SpecValidator:
+    """The spec at ``path``, compiled once a run however many folders offer the fixture."""
+    return load_validator(path)
 
 
 @pytest.fixture(scope="session")
@@ -21,7 +29,7 @@ def discord_spec() -> SpecValidator:
     path = spec_path()
     if not path.is_file():
         pytest.skip(f"Discord {SPEC_MISSING} at {path}: set CHARLESTON_DISCORD_SPEC to discord-openapi.json")
-    return load_validator(str(path))
+    return _compiled(str(path))
 
 
 @pytest.fixture
@@ -39,7 +47,12 @@ async def discord_double(discord_spec: SpecValidator) -> AsyncIterator[Double]:
 
 
 def say_why_skipped(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say in the summary, even without ``-rs``, why the offline-Discord tests were skipped."""
+    """Say in the summary, even without ``-rs``, why the offline-Discord tests were skipped (once a run, however
+    many conftest files ask)."""
+    stash = terminalreporter.config.stash
+    if stash.get(_TOLD, False):
+        return
+    stash[_TOLD] = True
     path = spec_path()
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if SPEC_MISSING in str(r.longrepr)]
     if skipped:

@@ -17,7 +17,9 @@ from typing import Any
 import discord
 
 from bot.engine.rules import table_rules
+from bot.engine.tiles import Tile
 from bot.service.clock import ManualClock
+from bot.service.keys import discard_key
 from bot.service.tables import TableService
 from bot.service.updates import SeatUpdate, TableOptions
 from cogs.door import Interaction
@@ -30,6 +32,11 @@ from cogs.show.presenter import Presenter, ShownTable
 
 from .discord_double import Double, Player, Sent, interactions
 from .discord_double.models import Channel, Message
+
+# Table options under which the computers wait for the (manual) clock: nothing moves but the people, until a test
+# moves the clock on.
+COMPUTERS_ON_THE_CLOCK = TableOptions(computer_delay=1.0)
+SETTLE_SECONDS = 20.0  # the longest a test waits for the parts to finish writing (a busy machine takes a few)
 
 
 class PressCatcher(discord.Client):
@@ -104,15 +111,20 @@ class Parts:
         self._unsubscribe_dms = self.service.subscribe_seat(self.dms.on_seat)
         self.listening = "dms"
 
-    async def settle(self) -> None:
+    async def settle(self, timeout: float = SETTLE_SECONDS) -> None:
         """Wait until every update published so far has been delivered and every message brought up to date
-        (retries waiting on Discord's backoff aside)."""
-        for _ in range(20):
-            await self.service.drain()
-            await self.presenter.settle()
-            throttles = [s.throttle for s in self.presenter.tables.values() if s.throttle is not None]
-            if not any(t.busy for t in [*throttles, *self.dms.throttles()]):
-                return
+        (retries waiting on Discord's backoff aside); a part still writing after ``timeout`` seconds (a flush that
+        asks to run again at once, forever) fails the test."""
+        try:
+            async with asyncio.timeout(timeout):
+                for _ in range(20):
+                    await self.service.drain()
+                    await self.presenter.settle()
+                    throttles = [s.throttle for s in self.presenter.tables.values() if s.throttle is not None]
+                    if not any(t.busy for t in [*throttles, *self.dms.throttles()]):
+                        return
+        except TimeoutError:
+            raise AssertionError(f"the parts were still writing after {timeout} s") from None
         raise AssertionError("the parts never settled")
 
     def close(self) -> None:
@@ -168,6 +180,11 @@ def live_dms(player: Player) -> list[Message]:
 def requests_to(double: Double, channel: Channel, since: int = 0) -> list[str]:
     """``METHOD /route`` of each request the bot made to a channel's own routes since the ``since``-th request."""
     return [r.key for r in double.world.requests[since:] if f"/channels/{channel.id}/" in f"{r.path}/"]
+
+
+def plain_discard(turn: SeatUpdate) -> str:
+    """The key of a discard she may make without being asked about it (not a joker)."""
+    return next(choice.key for choice in turn.choices.discard if choice.key != discard_key(Tile.J))
 
 
 def mine(service: TableService, table_id: int, player: Player) -> SeatUpdate:
