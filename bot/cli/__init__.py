@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
-from bot.cli import botcmd, card, dbcmd, fairness, league, play, render, replay, train
+from bot.cli import botcmd, card, dbcmd, fairness, league, play, render, replay, stats, train
 from bot.cli.common import UsageProblem
 from bot.service.files import FileProblem
 from bot.store.db import DatabaseProblem
@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.register(commands)
     league.register(commands)
     fairness.register(commands)
+    stats.register(commands)
     dbcmd.register(commands)
     render.register(commands)
     botcmd.register(commands)

@@ -62,8 +62,8 @@ async def seals(db: Database, game_ids: list[int]) -> dict[int, SealRow]:
     for start in range(0, len(game_ids), 500):
         chunk = game_ids[start:start + 500]
         marks = ", ".join("?" for _ in chunk)
-        for r in await db.fetchall(f"SELECT game_id, scheme, commitment, salt FROM deal_seals WHERE game_id IN ({marks})",
-                                   chunk):
+        query = f"SELECT game_id, scheme, commitment, salt FROM deal_seals WHERE game_id IN ({marks})"
+        for r in await db.fetchall(query, chunk):
             found[int(r[0])] = SealRow(str(r[1]), str(r[2]), str(r[3]))
     return found
 
