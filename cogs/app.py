@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.service.clock import Clock
 from bot.service.cluster import Shards
 from bot.service.leagues import LeagueService
+from bot.service.stats import StatsService
 from bot.service.tables import TableService
 from bot.service.weekly import DEFAULT_OWNER, WeeklyPosts
 from bot.settings import Settings
@@ -32,6 +33,7 @@ from .commands.leagues import League, LeagueAdmin
 from .commands.moves import Play
 from .commands.seat import Seat
 from .commands.standings import Standings
+from .commands.stats import Stats
 from .commands.tables import Tables
 from .door import Door
 from .failures import Backoff, DiscordFailure
@@ -176,6 +178,7 @@ class CharlestonBot(commands.Bot):
             Play(service, self.door, controls), Seat(service, controls),
             League(leagues, self.door), LeagueAdmin(leagues, self.door, poster.wake), Standings(leagues, self.door),
             Cards(leagues, self.door), CardAdmin(leagues, self.door),
+            Stats(leagues, StatsService(service.db), self.door),  # /stats (bot/service/stats.py)
             keeper,  # listens for deleted threads and messages, and permissions coming back
         ]
 
