@@ -135,6 +135,8 @@ def _deal_problem(game: DealtGame) -> str | None:
         return "no commitment is recorded for its deal (its seal was removed)"
     if seal.scheme != fairness.SCHEME:
         return f"its commitment is of an unknown scheme '{seal.scheme[:40]}'"
+    if game.seed is None:
+        return "its stored seed is not a whole number, so no deal can be made from it"
     terms = DealTerms(game.seed, game.game_no, game.east, game.card_id, game.rules)
     if not fairness.matches(terms, seal.salt, seal.commitment):
         return ("its deal does not match its published commitment: the seed, the salt or what fixes the deal "
@@ -146,6 +148,7 @@ def _play_problem(game: DealtGame, log: list[dict[str, Any]], cards: Callable[[s
                   skipped: list[str]) -> str | None:
     """Why the recorded play does not follow from the deal, or None (also when it cannot be replayed here: the
     card is missing, noted in ``skipped``)."""
+    assert game.seed is not None  # checked with the deal
     try:
         card = cards(game.card_id)
     except (UnknownCard, CardError):

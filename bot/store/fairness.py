@@ -36,7 +36,7 @@ class DealtGame:
     game_no: int
     card_id: str
     rules: dict[str, Any]
-    seed: int
+    seed: int | None  # None: what is stored is not a whole number (the file was edited by hand)
     east: int
     ended: bool  # finished (with a result)
     how: str | None  # self_pick, discard, heavenly, wall, no_live_players; 'abandoned'; None while in progress
@@ -76,7 +76,7 @@ async def dealt_games(db: Database, game_id: int | None = None) -> list[DealtGam
         "g.winner_seat, g.line_id, d.scheme, d.commitment, d.salt FROM games g "
         "JOIN snapshots s ON s.game_id = g.game_id LEFT JOIN deal_seals d ON d.game_id = g.game_id "
         f"{where} ORDER BY g.game_id", params)
-    return [DealtGame(int(r[0]), int(r[1]), int(r[2]), int(r[3]), str(r[4]), _rules(r[5]), int(r[6]), int(r[7]),
+    return [DealtGame(int(r[0]), int(r[1]), int(r[2]), int(r[3]), str(r[4]), _rules(r[5]), _whole(r[6]), int(r[7]),
                       r[8] is not None, r[9], r[10], r[11],
                       None if r[12] is None else SealRow(str(r[12]), str(r[13]), str(r[14])))
             for r in rows]
@@ -86,6 +86,10 @@ async def game_log(db: Database, game_id: int) -> list[dict[str, Any]]:
     """A game's action log in the order applied (replay form)."""
     return [json.loads(r[0]) for r in await db.fetchall("SELECT action FROM actions WHERE game_id = ? ORDER BY seq",
                                                         (game_id,))]
+
+
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _rules(text: str) -> dict[str, Any]:

@@ -45,3 +45,14 @@ def test_verify_refuses_a_game_that_is_not_there(tmp_path: Path, capsys: pytest.
     assert "has no game 9 dealt by the bot" in capsys.readouterr().err
     assert main(["fairness", "verify", "--db", str(path), "--game", "0"]) == 2
     assert main(["fairness", "verify", "--db", str(tmp_path / "nope.db")]) == 2
+
+
+def test_verify_names_a_game_whose_seed_was_replaced_by_text(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "one.db"
+    assert main(["simulate", "--games", "1", "--seed", "4", "--db", str(path)]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE games SET seed = 'lucky' WHERE game_id = 1")
+    assert main(["fairness", "verify", "--db", str(path)]) == 1
+    assert "MISMATCH game 1 (table 1, its game 1): its stored seed is not a whole number" in capsys.readouterr().out
