@@ -1,7 +1,8 @@
-"""Median time of one full-card ``analyze`` and one ``check``, on both shipped cards; and of the classical
+"""Median time of one full-card ``analyze`` and one ``check``, on both shipped cards and on the practice card with
+one made-up line of 1,008 variants added (issue 29: a line's alternatives have no fixed cap); and of the classical
 game's Mah Jongg check (four sets and a pair, no card).
 
-    python benchmarks/bench_matching.py [--racks 2000] [--seed 1]
+    python benchmarks/bench_matching.py [--racks 2000] [--seed 1] [--runs 1]
 
 Racks are dealt from a shuffled set (13 tiles for analyze, as a player holds between turns; 14 for check),
 plus, for check, one winning rack per variant sampled from the card, so both the common "no" and the
@@ -25,12 +26,24 @@ from collections.abc import Callable, Sequence
 
 from bot.engine.analysis import analyze
 from bot.engine.card import Card
+from bot.engine.cardfile import load_card_text
 from bot.engine.classical import complete
 from bot.engine.matching import check
 from bot.engine.sets import arrange, shanten
 from bot.engine.state import Exposure, Seat
 from bot.engine.tiles import CLASSICAL, Tile
-from bot.service.cards import load_card
+from bot.service.cards import DEFAULT_CARDS_DIR, load_card
+
+
+def long_line_card() -> Card:
+    """The practice card plus one made-up line printed with "or" 42 times (any wind, a kong of one number and a
+    pung of another in two suits): 42 alternatives x 4 winds x 6 suit pairs = 1,008 variants in one line."""
+    pairs = [(i, j) for i in range(1, 10) for j in range(1, 10) if i != j][:42]
+    alternatives = ", ".join(f'"ZZZ {str(i) * 4}a NN {str(j) * 3}b FF"' for i, j in pairs)
+    practice = (DEFAULT_CARDS_DIR / "practice.toml").read_text(encoding="utf-8")
+    line = (f'\n[[hand]]\nid = "long-1"\nsection = "Long"\npattern = [{alternatives}]\nexposed = true\n'
+            'value = 30\nnote = "any wind, a kong and a pung of two numbers in 2 suits"\n')
+    return load_card_text(practice.replace('id = "practice"', 'id = "practice-long"', 1) + line)
 
 
 def dealt_racks(card: Card, count: int, size: int, rng: random.Random) -> list[list[int]]:
@@ -65,24 +78,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--racks", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=1, help="repeat the card figures, the cards taking turns")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
           f"{platform.platform()}")
-    for card_id in ("practice", "nmjl-1946"):
-        card = load_card(card_id)
-        card.index  # compile before timing  # noqa: B018
-        rng = random.Random(args.seed)
-        hands13 = dealt_racks(card, args.racks, 13, rng)
-        hands14 = dealt_racks(card, args.racks, 14, rng)
-        wins = winning_racks(card, args.racks, rng)
-        analyze_us = median_us(lambda rack, c=card: analyze(c, rack), hands13)
-        analyze_need_us = median_us(lambda rack, c=card: [a.need for a in analyze(c, rack)], hands13[:500])
-        check_us = median_us(lambda rack, c=card: check(c, rack), hands14 + wins)
-        check_win_us = median_us(lambda rack, c=card: check(c, rack), wins)
-        print(f"{card_id:<10} lines {len(card.lines):>3}  variants {card.variant_count:>4}  "
-              f"analyze {analyze_us:6.1f} us  (with every line's need: {analyze_need_us:6.1f} us)  "
-              f"check {check_us:5.1f} us  (winning racks only: {check_win_us:5.1f} us)")
+    cards = [load_card("practice"), load_card("nmjl-1946"), long_line_card()]
+    for _ in range(args.runs):
+        for card in cards:
+            card_figures(card, args.racks, args.seed)
     classical_figures(args.racks, random.Random(args.seed))
+
+
+def card_figures(card: Card, count: int, seed: int) -> None:
+    card.index  # compile before timing  # noqa: B018
+    rng = random.Random(seed)
+    hands13 = dealt_racks(card, count, 13, rng)
+    hands14 = dealt_racks(card, count, 14, rng)
+    wins = winning_racks(card, count, rng)
+    analyze_us = median_us(lambda rack: analyze(card, rack), hands13)
+    analyze_need_us = median_us(lambda rack: [a.need for a in analyze(card, rack)], hands13[:500])
+    check_us = median_us(lambda rack: check(card, rack), hands14 + wins)
+    check_win_us = median_us(lambda rack: check(card, rack), wins)
+    print(f"{card.id:<13} lines {len(card.lines):>3}  variants {card.variant_count:>4}  "
+          f"analyze {analyze_us:6.1f} us  (with every line's need: {analyze_need_us:6.1f} us)  "
+          f"check {check_us:5.1f} us  (winning racks only: {check_win_us:5.1f} us)", flush=True)
 
 
 def classical_win(rng: random.Random, exposed: int = 0) -> tuple[list[int], list[list[int]]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
-from bot.store.db import is_postgres_url, target_problem
+from bot.store.db import DEFAULT_PATH, is_postgres_url, target_problem
 
 DISCORD_API = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
@@ -81,6 +81,21 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+def database_setting(merged: Mapping[str, str]) -> str:
+    """The one rule for the database every command uses: ``CHARLESTON_DB`` (``merged`` holds the environment over
+    ``.env``), else ``./charleston.db``; a malformed value is a :class:`SettingsError` naming it."""
+    db = merged.get("CHARLESTON_DB", "").strip() or DEFAULT_PATH
+    if (problem := target_problem(db)) is not None:
+        raise SettingsError(f"CHARLESTON_DB: {problem}.")
+    return db
+
+
+def default_database(dotenv: Path = Path(".env")) -> str:
+    """The database a command opens when not given ``--db``: ``CHARLESTON_DB`` from the environment, then from
+    ``.env``, then ``./charleston.db``."""
+    return database_setting({**read_dotenv(dotenv), **os.environ})
+
+
 def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
     """The settings from ``env`` (default: the process environment) over the ``.env`` file."""
     merged = {**(read_dotenv(dotenv) if dotenv is not None else {}), **(os.environ if env is None else env)}
@@ -119,9 +134,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
     thinkers = get("CHARLESTON_THINK_WORKERS")
     if thinkers and not (thinkers.isdigit() and int(thinkers) <= 16):
         raise SettingsError(f"CHARLESTON_THINK_WORKERS must be a whole number from 0 to 16, not {thinkers!r}.")
-    db = get("CHARLESTON_DB") or "charleston.db"
-    if (problem := target_problem(db)) is not None:
-        raise SettingsError(f"CHARLESTON_DB: {problem}.")
+    db = database_setting(merged)
     count, ids = _shards(get("CHARLESTON_SHARD_COUNT"), get("CHARLESTON_SHARD_IDS"))
     settings = Settings(token, db, int(guild) if guild else None, level, api.rstrip("/"), gateway, refresh_seconds,
                         int(workers) if workers else None, count, ids, int(thinkers) if thinkers else None)

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.service.clock import Clock
 from bot.service.cluster import Shards
 from bot.service.leagues import LeagueService
+from bot.service.nights import Nights
 from bot.service.stats import StatsService
 from bot.service.tables import TableService
 from bot.service.weekly import DEFAULT_OWNER, WeeklyPosts
@@ -43,6 +44,7 @@ from .press.replies import report_error
 from .press.router import PressRouter
 from .show.dms import Dms
 from .show.drawing import Drawing
+from .show.night_runner import NightRunner
 from .show.poster import WeeklyPoster
 from .show.presenter import Presenter, ShownTable
 
@@ -76,6 +78,8 @@ class CharlestonBot(commands.Bot):
         self._service: TableService | None = None
         self._leagues: LeagueService | None = None
         self._poster: WeeklyPoster | None = None
+        self._nights: Nights | None = None  # league nights (issue 31): the service, and
+        self.night_runner: NightRunner | None = None  # what carries out their steps in Discord
         self._stop_clock = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
         self.door = Door(self, timeout=request_timeout, backoff=backoff)  # every Discord call that may fail
@@ -103,6 +107,13 @@ class CharlestonBot(commands.Bot):
         if self._leagues is None:
             raise RuntimeError("the bot has not started")
         return self._leagues
+
+    @property
+    def nights(self) -> Nights:
+        """The league nights (open once :meth:`setup_hook` has run)."""
+        if self._nights is None:
+            raise RuntimeError("the bot has not started")
+        return self._nights
 
     @property
     def poster(self) -> WeeklyPoster:
@@ -135,6 +146,8 @@ class CharlestonBot(commands.Bot):
         await self.presenter.refresh_all()
         self._clock_task = asyncio.create_task(service.run(self._stop_clock), name="table clock")
         self.poster.start()
+        if self.night_runner is not None:
+            self.night_runner.start()
         guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -154,6 +167,9 @@ class CharlestonBot(commands.Bot):
         self._leagues = leagues = LeagueService(service.db, service.clock)
         imported = await leagues.cards.load_all()  # restoring the tables registered them already
         leagues.watch(service)
+        shards = cluster.restored if cluster else None
+        self._nights = Nights(service.db, service.clock, service, leagues,
+                              owns=(lambda guild: (guild >> 22) % shards[0] in shards[1]) if shards else lambda _: True)
         log.info("database %s: %d open table(s) restored, %d imported card(s)", self.settings.db_path,
                  len(service.table_ids()), imported)
         return service, leagues
@@ -168,7 +184,9 @@ class CharlestonBot(commands.Bot):
         self._presenter = presenter = Presenter(service, self.door, self.drawing, dms, self._table_failed,
                                                 interval=interval)
         self._keeper = keeper = Keeper(service, self.door, presenter, dms, leagues.managers)
-        controls = Controls(service, self.door, presenter, dms, self.drawing)
+        assert self._nights is not None
+        controls = Controls(service, self.door, presenter, dms, self.drawing, self._nights)
+        self.night_runner = runner = NightRunner(self._nights, service, self.door, presenter)
         self._router = PressRouter(controls)
         owner = self.cluster.name if self.cluster else DEFAULT_OWNER  # whose claims a restart finds its own
         self._poster = poster = WeeklyPoster(self.door, WeeklyPosts(service.db, service.clock, owner))
@@ -176,7 +194,8 @@ class CharlestonBot(commands.Bot):
             General(service, self.door, lambda: self.latency),
             Tables(service, leagues, self.door, presenter, controls, self.drawing),
             Play(service, self.door, controls), Seat(service, controls),
-            League(leagues, self.door), LeagueAdmin(leagues, self.door, poster.wake), Standings(leagues, self.door),
+            League(leagues, self.door), LeagueAdmin(leagues, self.door, poster.wake, self._nights, runner.wake),
+            Standings(leagues, self.door),
             Cards(leagues, self.door), CardAdmin(leagues, self.door),
             Stats(leagues, StatsService(service.db), self.door),  # /stats (bot/service/stats.py)
             keeper,  # listens for deleted threads and messages, and permissions coming back
@@ -205,6 +224,8 @@ class CharlestonBot(commands.Bot):
         self._stop_clock.set()
         if self._poster is not None:
             await self._poster.stop()
+        if self.night_runner is not None:
+            await self.night_runner.stop()
         if self._clock_task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._clock_task, timeout=10)

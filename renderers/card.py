@@ -97,7 +97,8 @@ def _sheet(card: Card, lines: list[Line], section: str | None, winning: list[lis
     """The sheet of ``lines`` (with the winning tiles under a single line)."""
     sections = list(dict.fromkeys(line.section for line in lines))
     image, draw = canvas(WIDTH, _height(lines, winning), PAPER)
-    _header(draw, card, any(letter in "xyz" for line in lines for p in line.patterns for _, letter in _tokens(p)))
+    free = any(letter in ("x", "y", "z") for line in lines for p in line.patterns for _, letter in _tokens(p))
+    _header(draw, card, free, _any_wind(lines))
     y = HEADER_H
     for name in sections:
         draw.rectangle((0, y, WIDTH, y + SECTION_H), fill=INK)
@@ -145,7 +146,12 @@ def _select(card: Card, section: str | None, line_id: str | None) -> list[Line]:
     return list(card.lines)
 
 
-def _header(draw: ImageDraw.ImageDraw, card: Card, free_letters: bool) -> None:
+def _any_wind(lines: Sequence[Line]) -> bool:
+    """Whether a line shown writes ``Z`` (any wind), which the legend then explains."""
+    return any(text.startswith("Z") for line in lines for p in line.shown_patterns()[0] for text, _ in _tokens(p))
+
+
+def _header(draw: ImageDraw.ImageDraw, card: Card, free_letters: bool, any_wind: bool = False) -> None:
     title = card.name + (f" ({card.year})" if card.year and str(card.year) not in card.name else "")
     draw.text((MARGIN, 16), ellipsize(title, fonts.bold(30), WIDTH - 2 * MARGIN), font=fonts.bold(30), fill=INK)
     # The legend: what the colours mean, with the letters that carry the same meaning without colour.
@@ -157,12 +163,14 @@ def _header(draw: ImageDraw.ImageDraw, card: Card, free_letters: bool) -> None:
         draw.text((x + 13, y + 13), letter, font=fonts.bold(20), fill=WHITE, anchor="mm")
         draw.text((x + 32, y + 13), label, font=small, fill=INK, anchor="lm")
         x += 32 + text_width(small, label) + 18
-    if free_letters:
-        draw.text((x, y + 13), "x y z: any suit", font=small, fill=INK, anchor="lm")
+    extra = [text for text, shown in (("x y z: any suit", free_letters), ("Z: any wind", any_wind)) if shown]
+    if extra:
+        draw.text((x, y + 13), "   ".join(extra), font=small, fill=INK, anchor="lm")
 
 
 def _line_height(line: Line) -> int:
-    return len(line.patterns) * ROW_PATTERN_H + (NOTE_H if line.note else 0) + 16
+    shown, more = line.shown_patterns()
+    return (len(shown) + (1 if more else 0)) * ROW_PATTERN_H + (NOTE_H if line.note else 0) + 16
 
 
 def _line(draw: ImageDraw.ImageDraw, line: Line, number: str, top: int, shaded: bool) -> int:
@@ -172,11 +180,18 @@ def _line(draw: ImageDraw.ImageDraw, line: Line, number: str, top: int, shaded: 
     # The line's number in its section, as players name lines ("2468 #3"); the card file's ids are for files.
     draw.text((MARGIN, top + 8 + ROW_PATTERN_H // 2), number, font=fonts.bold(24), fill=GREY, anchor="lm")
     y = top + 8
-    for k, pattern in enumerate(line.patterns):
+    shown, more = line.shown_patterns()
+    for k, pattern in enumerate(shown):
         x = PATTERN_X
         if k:
             draw.text((x - 8, y + ROW_PATTERN_H // 2), "or", font=fonts.regular(19), fill=GREY, anchor="rm")
         _pattern(draw, pattern, x, y + ROW_PATTERN_H // 2)
+        y += ROW_PATTERN_H
+    if more:
+        # Dozens of alternatives would fill a phone's screen; the note says what they have in common.
+        draw.text((PATTERN_X - 8, y + ROW_PATTERN_H // 2), "or", font=fonts.regular(19), fill=GREY, anchor="rm")
+        draw.text((PATTERN_X, y + ROW_PATTERN_H // 2), f"{more} more ways, as the note says",
+                  font=fonts.regular(24), fill=GREY, anchor="lm")
         y += ROW_PATTERN_H
     if line.note:
         draw.text((PATTERN_X, y + 2), ellipsize(line.note, fonts.regular(22), WIDTH - MARGIN - PATTERN_X),
@@ -240,6 +255,8 @@ def card_alt(card: Card, lines: Sequence[Line], section: str | None, winning: Se
     scope = line_name(card, lines[0]) if len(lines) == 1 else f"section {lines[0].section}" if section else \
         ", ".join(dict.fromkeys(x.section for x in lines))
     head = f"{card.name}, {scope}. The notes say which suits each line takes."
+    if _any_wind(lines):
+        head += " Z is any one wind."
     body = " ".join(line_words(card, line) + "." for line in lines)
     if winning:
         body += " Winning tiles: " + "; ".join(spoken(g) for g in winning) + "."

@@ -155,3 +155,8 @@ def wrap_groups(groups: Sequence[Sequence[Tile]], room: int, width_of: Callable[
         lines[-1].append(group)
         used += width + gap
     return lines
+
+
+def counted(count: int, word: str) -> str:
+    """``1 tile``, ``3 tiles``: alt text and labels read as sentences, never "1 tiles"."""
+    return f"{count} {word}{'' if count == 1 else 's'}"

@@ -24,6 +24,7 @@ from .common import (
     WOOD_LIGHT,
     Rendered,
     canvas,
+    counted,
     describe_group,
     draw_centered,
     finish,
@@ -117,7 +118,7 @@ def render_seat_view(view: SeatView) -> Rendered:
 def rack_alt(tiles: Sequence[Tile], exposures: Sequence[Sequence[Tile]], drawn: Tile | None,
              wild: Tile | None = Tile.J) -> str:
     """The alt text of a rack: every tile in order, the drawn tile and the exposures, in words."""
-    parts = [f"Your rack, {len(tiles)} tiles in order: {spoken(tiles) or 'none'}."]
+    parts = [f"Your rack, {counted(len(tiles), 'tile')} in order: {spoken(tiles) or 'none'}."]
     if drawn is not None:
         parts.append(f"Just drawn, shown apart on the right: {name(drawn)}.")
     if exposures:

@@ -14,7 +14,7 @@ from typing import Protocol
 from PIL import ImageDraw
 
 from . import fonts
-from .common import BAM_GREEN, CRAK_RED, INK, RGB, WHITE, Rendered, canvas, ellipsize, finish
+from .common import BAM_GREEN, CRAK_RED, INK, RGB, WHITE, Rendered, canvas, counted, ellipsize, finish
 
 
 class Standing(Protocol):
@@ -71,12 +71,14 @@ def _games(row: Standing) -> str:
     return f"{row.games} game{'s' if row.games != 1 else ''}, {row.wins} win{'s' if row.wins != 1 else ''}"
 
 
-def render_weekly(label: str, rows: Sequence[Standing], *, title: str = "Weekly standings") -> Rendered:
-    """The standings chart: players ranked by net chips, with bars."""
+def render_weekly(label: str, rows: Sequence[Standing], *, title: str = "Weekly standings",
+                  unit: str = "net chips") -> Rendered:
+    """The standings chart: players ranked by net chips (or by what ``unit`` names, carried in ``net``: a league
+    scoring tournament points), with bars."""
     shown = list(rows[:MAX_ROWS])
     body = max(1, len(shown)) * ROW_H + (34 if len(rows) > MAX_ROWS else 0)
     image, draw = canvas(WIDTH, HEADER_H + body + MARGIN, PAPER)
-    _title(draw, f"{title} · {label}", "net chips" if rows else "")
+    _title(draw, f"{title} · {label}", unit if rows else "")
     if not rows:
         draw.text((WIDTH // 2, HEADER_H + ROW_H // 2), "No games this week", font=fonts.bold(28), fill=GREY,
                   anchor="mm")
@@ -100,7 +102,7 @@ def render_weekly(label: str, rows: Sequence[Standing], *, title: str = "Weekly 
     if len(rows) > MAX_ROWS:
         draw.text((MARGIN, HEADER_H + len(shown) * ROW_H + 6), f"and {len(rows) - MAX_ROWS} more players",
                   font=fonts.regular(20), fill=GREY)
-    return finish(image, weekly_alt(title, label, rows))
+    return finish(image, weekly_alt(title, label, rows, unit))
 
 
 def _title(draw: ImageDraw.ImageDraw, text: str, right: str) -> None:
@@ -137,9 +139,9 @@ def _bar(draw: ImageDraw.ImageDraw, net: int, zero: int, scale: float, y: int) -
     draw.text((left - 8, (top + bottom) // 2), text, font=number, fill=CRAK_RED, anchor="rm")
 
 
-def weekly_alt(title: str, label: str, rows: Sequence[Standing]) -> str:
-    """The alt text of the standings chart: every player's rank, chips and games."""
-    parts = [f"{title}, {label}, {len(rows)} players, ranked by net chips."]
+def weekly_alt(title: str, label: str, rows: Sequence[Standing], unit: str = "net chips") -> str:
+    """The alt text of the standings chart: every player's rank, chips (or points) and games."""
+    parts = [f"{title}, {label}, {counted(len(rows), 'player')}, ranked by {unit}."]
     for rank, row in enumerate(rows, start=1):
         net = f"up {row.net}" if row.net > 0 else f"down {-row.net}" if row.net < 0 else "even"
         parts.append(f"{rank}. {fonts.printable(row.name)}: {net}, {_games(row)}.")
@@ -147,8 +149,9 @@ def weekly_alt(title: str, label: str, rows: Sequence[Standing]) -> str:
 
 
 def render_season(label: str, weeks: Sequence[tuple[str, Sequence[Standing]]], *, top: int = 8,
-                  title: str = "Season") -> Rendered:
-    """Cumulative net chips after each week for the ``top`` players by season total (at most 8 series)."""
+                  title: str = "Season", unit: str = "net chips") -> Rendered:
+    """Cumulative net chips (or what ``unit`` names, carried in ``net``) after each week for the ``top`` players by
+    season total (at most 8 series)."""
     top = min(top, len(SERIES))
     totals: dict[int, int] = {}
     names: dict[int, str] = {}
@@ -159,7 +162,7 @@ def render_season(label: str, weeks: Sequence[tuple[str, Sequence[Standing]]], *
     leaders = sorted(totals, key=lambda p: (-totals[p], names[p].lower()))[:top]
     height = 560
     image, draw = canvas(WIDTH, height, PAPER)
-    _title(draw, f"{title} · {label}", "cumulative net chips" if leaders else "")
+    _title(draw, f"{title} · {label}", f"cumulative {unit}" if leaders else "")
     if not leaders or not weeks:
         draw.text((WIDTH // 2, height // 2), "No games this season", font=fonts.bold(28), fill=GREY, anchor="mm")
         return finish(image, f"{title}, {label}: no games.")
@@ -192,8 +195,9 @@ def render_season(label: str, weeks: Sequence[tuple[str, Sequence[Standing]]], *
                   anchor="lm")
         draw.text((WIDTH - MARGIN, ly + 14), _signed(totals[player]), font=small,
                   fill=INK if totals[player] >= 0 else CRAK_RED, anchor="rm")
-    alt = [f"{title}, {label}: cumulative net chips over {len(weeks)} weeks for the top {len(leaders)} players."]
-    alt += [f"{k + 1}. {names[p]}: {_signed(totals[p]).replace('−', 'minus ')} after {len(weeks)} weeks."
+    alt = [f"{title}, {label}: cumulative {unit} over {counted(len(weeks), 'week')} for the top "
+           f"{counted(len(leaders), 'player')}."]
+    alt += [f"{k + 1}. {names[p]}: {_signed(totals[p]).replace('−', 'minus ')} after {counted(len(weeks), 'week')}."
             for k, p in enumerate(leaders)]
     return finish(image, " ".join(alt))
 

@@ -36,6 +36,7 @@ from .common import (
     WHITE,
     Rendered,
     canvas,
+    counted,
     describe_group,
     draw_centered,
     ellipsize,
@@ -72,9 +73,10 @@ HOW = {"self_pick": "self-picked", "discard": "on a discard", "heavenly": "with 
 
 def render_table(view: PublicView, names: Sequence[str | None] | None = None, *, wild: Tile | None = Tile.J,
                  card: Card | None = None) -> Rendered:
-    """The table for everyone: ``names[seat]`` are the players' display names (default "Seat N", N = 0-3);
-    ``card`` names the winning line as the card prints it (without it, the line is not named)."""
-    labels = [_seat_name(names, s.seat) for s in view.seats]
+    """The table for everyone: ``names[seat]`` are the players' display names (default: the seat's wind, as
+    the demo's images say it); ``card`` names the winning line as the card prints it (without it, the line is not
+    named)."""
+    labels = [_seat_name(names, s.seat, s.wind) for s in view.seats]
     order = seats_in_order(view)
     heights = [_panel_height(seat) for seat in order]
     winning = _winning_groups(view)
@@ -98,10 +100,10 @@ def seats_in_order(view: PublicView) -> list[PublicSeat]:
     return [s for s in (view.seats[(view.east + k) % count] for k in range(count)) if not s.empty]
 
 
-def _seat_name(names: Sequence[str | None] | None, seat: int) -> str:
+def _seat_name(names: Sequence[str | None] | None, seat: int, wind: str) -> str:
     given = names[seat] if names is not None and seat < len(names) else None
-    # Seats are numbered 0-3 everywhere (replays, the engine's messages, the command line).
-    return fonts.printable(given, f"Seat {seat}") if given else f"Seat {seat}"
+    # A seat without a (printable) name is called by its wind, the word the rest of the image uses for it.
+    return fonts.printable(given, wind) if given else wind
 
 
 def status(view: PublicView) -> str:
@@ -127,12 +129,23 @@ def _result_text(view: PublicView) -> str:
     return f"Mah Jongg! {view.seats[result.winner].wind} wins {HOW.get(result.how, '')}".rstrip()
 
 
+TITLE_ROOM = INNER - 28
+
+
+def title_font(text: str) -> fonts.Font:
+    """The type of the header's first line: the line a player looks for is told whole, so a long one ("Mah Jongg!
+    South wins self-picked") takes a smaller type before anything is cut."""
+    sizes = (34, 31, 28, 25, 23)
+    return next((f for f in map(fonts.bold, sizes) if text_width(f, text) <= TITLE_ROOM), fonts.bold(sizes[-1]))
+
+
 def _header(image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView) -> int:
     """Two lines: what is happening now (the line a player looks for), then the game and the wall."""
     top = MARGIN
     draw.rounded_rectangle((MARGIN, top, WIDTH - MARGIN, top + HEADER_H - 10), radius=12, fill=FELT_DARK)
-    big = fonts.bold(34)
-    draw.text((MARGIN + 14, top + 28), ellipsize(status(view), big, INNER - 28), font=big, fill=WHITE, anchor="lm")
+    said = status(view)
+    big = title_font(said)
+    draw.text((MARGIN + 14, top + 28), ellipsize(said, big, TITLE_ROOM), font=big, fill=WHITE, anchor="lm")
     small = fonts.bold(24)
     line2 = top + 70
     draw.text((MARGIN + 14, line2), f"Game {view.game_no}", font=small, fill=MUTED, anchor="lm")
@@ -190,7 +203,7 @@ def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, seat
         x -= text_width(tag_font, text) + 16
         pill(draw, (x, top + 14), text, tag_font, back, ink)
         x -= 8
-    count = f"{seat.tiles} tiles"
+    count = counted(seat.tiles, "tile")
     count_font = fonts.regular(24)
     x -= text_width(count_font, count)
     middle = top + HEAD_H // 2
@@ -316,7 +329,7 @@ def _winning_caption(view: PublicView, card: Card | None) -> str:
 def table_alt(view: PublicView, labels: Sequence[str], wild: Tile | None = Tile.J, card: Card | None = None) -> str:
     """The alt text of the table image: status, wall, seats and exposures, the discards by tile (no concealed
     tile)."""
-    parts = [f"Mah Jongg table, game {view.game_no}. {status(view)}. {view.wall} tiles left in the wall."]
+    parts = [f"Mah Jongg table, game {view.game_no}. {status(view)}. {counted(view.wall, 'tile')} left in the wall."]
     winning = _winning_groups(view)
     if winning:
         won = _winning_tile(view)
@@ -325,7 +338,8 @@ def table_alt(view: PublicView, labels: Sequence[str], wild: Tile | None = Tile.
     for seat in seats_in_order(view):
         marks = "".join(f", {text.lower()}" for text, _, _ in _tags(view, seat))
         exposed = " and ".join(describe_group(g, wild) for g in seat.exposures)
-        parts.append(f"{seat.wind}, {labels[seat.seat]}{marks}: {seat.tiles} concealed tiles, "
+        who = seat.wind if labels[seat.seat] == seat.wind else f"{seat.wind}, {labels[seat.seat]}"
+        parts.append(f"{who}{marks}: {counted(seat.tiles, 'concealed tile')}, "
                      + (f"exposed {exposed}." if exposed else "no exposures."))
     if not view.discards:
         return " ".join([*parts, "No discards yet."])

@@ -13,8 +13,8 @@ import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
-from bot.cli import botcmd, card, dbcmd, fairness, league, play, render, replay, stats, train
-from bot.cli.common import UsageProblem
+from bot.cli import botcmd, card, dbcmd, fairness, league, play, render, replay, sample, stats, train
+from bot.cli.common import UsageProblem, fill_defaults
 from bot.service.files import FileProblem
 from bot.store.db import DatabaseProblem
 
@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.register(commands)
     botcmd.register(commands)
     train.register(commands)
+    sample.register(commands)
     return parser
 
 
@@ -69,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
     try:
+        fill_defaults(args)
         result: int = args.run(args)
     except (UsageProblem, FileProblem, DatabaseProblem) as problem:
         return _refuse(str(problem))

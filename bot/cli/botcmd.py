@@ -8,7 +8,7 @@ import logging
 import sys
 from typing import Any
 
-from bot.cli.common import UsageProblem
+from bot.cli.common import UsageProblem, plural
 from bot.settings import Settings, SettingsError, application_id_from_token, load_settings
 
 # What the bot needs in a server: see the channel, post and read back its messages, start and post in threads,
@@ -93,6 +93,6 @@ async def _check(settings: Settings, *, report: bool) -> int:
     if settings.shard_count is not None:
         mine = ",".join(map(str, settings.shard_ids)) if settings.shard_ids is not None else "all"
         shards = f"; shards {mine} of {settings.shard_count}"
-    print(f"ok: settings are valid; database {shown(settings.db_path)} ({tables} open table(s)); commands go to "
-          f"{where}{shards}; application {settings.application_id}")
+    print(f"ok: settings are valid; database {shown(settings.db_path)} ({plural(tables, 'open table')}); "
+          f"commands go to {where}{shards}; application {settings.application_id}")
     return 0

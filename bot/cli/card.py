@@ -7,9 +7,9 @@ import sys
 from typing import Any
 
 from bot.cli import classical_card
-from bot.cli.common import UsageProblem, card_or_explain, count, file_path, print_json
+from bot.cli.common import UsageProblem, card_or_explain, count, file_path, plural, print_json
 from bot.engine.analysis import LineAnalysis, analyze
-from bot.engine.cardfile import validate_card_text
+from bot.engine.cardfile import HELP, check_card_text
 from bot.engine.errors import CardError, TileError
 from bot.engine.matching import CheckResult, check
 from bot.engine.notation import format_tiles, parse_groups, parse_tiles
@@ -43,7 +43,8 @@ def register(commands: Any) -> None:
         if name == "analyze":
             p.add_argument("--visible", default="", metavar="TILES",
                            help="tiles out of reach: discards and other players' exposed naturals")
-            p.add_argument("--top", type=count(0, 10_000), default=0, metavar="N", help="show only the best N lines")
+            p.add_argument("--top", type=count(0, 10_000), default=0, metavar="N",
+                           help="show only the best N lines (0, the default: every line)")
             p.add_argument("--repeat", type=count(1, 100_000), default=1, metavar="N",
                            help="run the analysis N times (for timing from outside) and print once")
         p.add_argument("tiles", nargs="+", metavar="TILES", help='concealed tiles, e.g. "1B 1B 2C RD J"')
@@ -71,7 +72,7 @@ def run_list(args: argparse.Namespace) -> int:
             card = load_card_file(path)
         except CardError as exc:
             # Reported and skipped: one bad file never hides the others.
-            print(f"charleston: skipped {path}: {exc.problems[0]} ({len(exc.problems)} problem(s); run "
+            print(f"charleston: skipped {path}: {exc.problems[0]} ({plural(len(exc.problems), 'problem')}; run "
                   f"'charleston card validate {path}')", file=sys.stderr)
             continue
         print(f"{card_id:<14} {card.name} ({len(card.lines)} lines)")
@@ -92,16 +93,20 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    """`card validate`: check a card file; 1 if it has problems."""
+    """`card validate`: check a card file; 1 if it has problems (warnings alone leave it usable: 0)."""
     text = read_card_file(args.file)
-    problems = validate_card_text(text, source=args.file)
-    if problems:
-        for problem in problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+    report = check_card_text(text, source=args.file)
+    for problem in report.problems:
+        print(problem, file=sys.stderr)
+    for warning in report.warnings:  # the report itself, like "ok": a card with warnings is a usable card
+        print(warning)
+    warned = f"; {plural(len(report.warnings), 'warning')}" if report.warnings else ""
+    if report.problems or report.card is None:
+        print(f"{plural(len(report.problems), 'problem')} found{warned}. How to write each kind of line: "
+              f"the tutorial at the top of {HELP}.", file=sys.stderr)
         return 1
-    card = load_card_file(args.file)
-    print(f"ok: {card.id}, {len(card.lines)} lines, {card.variant_count} concrete variants")
+    card = report.card
+    print(f"ok: {card.id}, {plural(len(card.lines), 'line')}, {plural(card.variant_count, 'concrete variant')}{warned}")
     return 0
 
 

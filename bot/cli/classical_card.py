@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cli.common import UsageProblem, print_json
+from bot.cli.common import UsageProblem, plural, print_json
 from bot.engine.classical import LINE, SECTION
 from bot.engine.errors import TileError
 from bot.engine.notation import check_available, format_tiles
@@ -29,7 +29,7 @@ def _checked(concealed: list[Tile], exposures: list[list[Tile]]) -> None:
             raise UsageProblem(f'"{format_tiles(group)}" is not a set: an exposure is a chow, a pung or a kong')
     wanted = 3 * (4 - len(exposures))
     if len(concealed) not in (wanted + 1, wanted + 2):
-        raise UsageProblem(f"with {len(exposures)} exposed set(s) a rack holds {wanted + 1} or {wanted + 2} "
+        raise UsageProblem(f"with {plural(len(exposures), 'exposed set')} a rack holds {wanted + 1} or {wanted + 2} "
                            f"concealed tiles; you gave {len(concealed)}")
 
 
@@ -63,7 +63,7 @@ def run_analyze(concealed: list[Tile], exposures: list[list[Tile]], as_json: boo
     if as_json:
         print_json({"hands": [result]})
         return 0
-    print(f"{SECTION}: {now + 1} tile(s) from Mah Jongg")
+    print(f"{SECTION}: {plural(now + 1, 'tile')} from Mah Jongg")
     print(f"  {describe(read, tuple(tuple(e) for e in exposures))}")
     if helps:
         print(f"  any of these helps: {format_tiles(helps)}")

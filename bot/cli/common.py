@@ -1,11 +1,13 @@
 """Helpers shared by the command modules: the one error type a command raises for bad input, opening the
-database, and checking option values."""
+database, checking option values, and the two rules every command follows: where its database is when ``--db`` is
+not given (:func:`add_db_option`), and how it writes a file (:func:`output_file`, :func:`output_folder`)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import sys
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +16,8 @@ from typing import Any, TypeVar
 from bot.engine.card import Card
 from bot.engine.errors import CardError
 from bot.service.cards import UnknownCard, load_card
-from bot.store.db import Database, DatabaseProblem, target_problem
+from bot.settings import SettingsError, default_database
+from bot.store.db import Database, DatabaseProblem, is_postgres_url, target_problem
 
 T = TypeVar("T")
 
@@ -29,6 +32,11 @@ class UsageProblem(Exception):
 def print_json(data: Any) -> None:
     """``data`` as one line of JSON on standard output."""
     print(json.dumps(data, ensure_ascii=False))
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 game``, ``3 games``, ``0 games`` (``many`` for a word whose plural is not ``word`` + s)."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
 
 
 def card_or_explain(card_id: str) -> Card:
@@ -98,6 +106,13 @@ def file_path(text: str) -> str:
     return text
 
 
+def folder_path(text: str) -> str:
+    """An argparse type: a folder to write into (not empty, no NUL character, of a length a system accepts)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a folder, not an empty name")
+    return file_path(text)
+
+
 def db_target(text: str) -> str:
     """An argparse type: a database, the path of an SQLite file or a ``postgresql://`` URL."""
     target = file_path(text)
@@ -126,16 +141,76 @@ def seconds(high: float) -> Callable[[str], float]:
     return parse
 
 
-def output_folder(text: str, option: str) -> Path:
-    """A folder to write into, created if missing; a :class:`UsageProblem` if it is a file or cannot be made."""
-    folder = Path(text)
-    if folder.exists() and not folder.is_dir():
-        raise UsageProblem(f"{option} {text}: that is a file; give a folder to write into")
+DB_HELP = "default: CHARLESTON_DB from the environment, else from .env, else ./charleston.db"
+WRITE_HELP = "missing folders are created"
+
+
+def add_db_option(parser: argparse.ArgumentParser, help: str = "", *, creates: bool = False) -> None:
+    """``--db`` for a command that works on the bot's database: when it is not given, :func:`fill_defaults` puts
+    the database of the one rule there (``CHARLESTON_DB`` from the environment, then ``.env``, then
+    ``./charleston.db``); ``creates``: a command that makes the database if it is missing. A command that records
+    only when asked (``demo --db``) adds its own ``--db`` instead."""
+    parser.add_argument("--db", type=db_target, default=None, metavar="DB",
+                        help=f"{help}; {DB_HELP}" if help else DB_HELP)
+    parser.set_defaults(db_from_settings=True, db_creates=creates)
+
+
+def fill_defaults(args: argparse.Namespace) -> None:
+    """After parsing: ``--db`` left out of a command that takes :func:`add_db_option` becomes the default database."""
+    if getattr(args, "db_from_settings", False) and args.db is None:
+        try:
+            args.db = default_database()
+        except SettingsError as exc:
+            raise UsageProblem(f"{exc} (or give --db)") from None
+        if not getattr(args, "db_creates", False) and not is_postgres_url(args.db) and not Path(args.db).exists():
+            raise UsageProblem(f"no database at {args.db}, the default (CHARLESTON_DB from the environment or .env, "
+                               "else ./charleston.db): give --db FILE, or start one with 'charleston migrate'")
+
+
+def _make_folder(folder: Path, option: str, text: str) -> None:
+    """Create ``folder`` (and its parents) if missing, saying so on stderr: the one rule for every file written."""
+    if folder.is_dir():
+        return
+    if folder.exists():
+        raise UsageProblem(f"{option} {text}: {folder} is a file, not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageProblem(f"{option} {text}: cannot create the folder: {exc.strerror or exc}") from None
+        raise UsageProblem(f"{option} {text}: cannot create the folder {folder}: {exc.strerror or exc}") from None
+    print(f"charleston: created the folder {folder}", file=sys.stderr)
+
+
+def output_file(text: str, option: str) -> Path:
+    """A file a command is about to write: missing folders on the way to it are created (and said on stderr);
+    a folder given where a file belongs is a :class:`UsageProblem`."""
+    path = Path(text)
+    if path.is_dir():
+        raise UsageProblem(f"{option} {text}: that is a folder; give a file name, e.g. {path / 'name'}")
+    _make_folder(path.parent, option, text)
+    return path
+
+
+def output_folder(text: str, option: str) -> Path:
+    """A folder to write into, created with any missing parents (and said on stderr); a :class:`UsageProblem` if
+    it is a file or cannot be made."""
+    folder = Path(text)
+    if folder.exists() and not folder.is_dir():
+        raise UsageProblem(f"{option} {text}: that is a file; give a folder to write into")
+    _make_folder(folder, option, text)
     return folder
+
+
+def database_to_write(target: str, option: str = "--db") -> str:
+    """A database a command may create: a new SQLite file follows :func:`output_file`'s rule (its folders are
+    created, and said); a PostgreSQL URL is left as it is."""
+    if is_postgres_url(target):
+        return target
+    if Path(target).is_dir():
+        raise UsageProblem(f"{option} {target} is a folder; give the path of a database file, e.g. "
+                           f"{Path(target) / 'charleston.db'}")
+    if not Path(target).exists():
+        output_file(target, option)
+    return target
 
 
 def same_file(a: str | Path, b: str | Path) -> bool:

@@ -7,7 +7,7 @@ import argparse
 import asyncio
 from typing import Any
 
-from bot.cli.common import UsageProblem, database_errors, db_target, same_file
+from bot.cli.common import UsageProblem, database_errors, database_to_write, db_target, same_file
 from bot.store.copy import copy_database
 from bot.store.db import Database, shown
 
@@ -23,7 +23,8 @@ def register(commands: Any) -> None:
     c.add_argument("--from", dest="source", type=db_target, required=True, metavar="DB",
                    help="the database to copy: an SQLite file or a postgresql:// URL")
     c.add_argument("--to", dest="dest", type=db_target, required=True, metavar="DB",
-                   help="an empty database: a postgresql:// URL (the database must exist) or a new SQLite file")
+                   help="an empty database: a postgresql:// URL (the database must exist) or a new SQLite file "
+                   "(missing folders are created)")
     c.set_defaults(run=run_copy)
 
 
@@ -31,6 +32,7 @@ def run_copy(args: argparse.Namespace) -> int:
     """`db copy`: everything from --from into the empty --to, then the ledger checked on both."""
     if args.source == args.dest or same_file(args.source, args.dest):
         raise UsageProblem("--from and --to are the same database")
+    database_to_write(args.dest, "--to")
 
     async def work() -> int:
         source = await Database.open(args.source, readonly=True)

@@ -6,11 +6,15 @@ The narrator sees every rack (it is a demo, not a table), so it can say what was
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from bot.ai.players import LEVEL_DESCRIPTIONS, LEVELS
 from bot.ai.selfplay import play_game
+from bot.cli.common import plural
 from bot.engine import payloads
+from bot.engine.charleston import PASSES
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
@@ -19,7 +23,7 @@ from bot.engine.tiles import Tile, code
 from bot.engine.views import public_view, seat_view
 from bot.engine.wording import line_words
 from bot.service.cards import load_card
-from bot.service.narration import describe
+from bot.service.narration import describe, tiles_text
 
 
 def _tiles(tiles: Sequence[Tile]) -> str:
@@ -38,6 +42,10 @@ class Narrator:
         self.game = game
         self.say = say
         self.drawn: dict[int, Event] = {}
+        # A Charleston pass as it goes: the racks when it was announced, the blind counts, what each seat kept.
+        self.racks: dict[int, Counter[Tile]] = {}
+        self.blind: dict[int, int] = {}
+        self.received: dict[int, tuple[Tile, ...]] = {}
 
     def wind(self, seat: int) -> str:
         """The seat's wind."""
@@ -45,16 +53,28 @@ class Narrator:
 
     def __call__(self, events: list[Event]) -> None:
         for event in events:
-            line = self.line(event)
-            if line:
+            told = self.line(event)
+            for line in told.split("\n") if told else ():  # one say a line, so --delay paces each
                 self.say(line)
 
     def line(self, event: Event) -> str:
         """The line for one event, or "" when the demo leaves it out."""
         match event.payload:
-            case payloads.Charleston() | payloads.Courtesy() | payloads.Play():
+            case payloads.Charleston():
+                self.racks = {s: Counter(self.game.state.seats[s].rack) for s in self.game.state.players}
+                self.blind, self.received = {}, {}
                 return f"-- {describe(event, self.wind)} --"
-            case payloads.CharlestonReceived() | payloads.CourtesyReceived():
+            case payloads.Courtesy() | payloads.Play():
+                return f"-- {describe(event, self.wind)} --"
+            case payloads.CharlestonPassed(blind=blind) if event.seat is not None:
+                self.blind[event.seat] = blind
+                return ""
+            case payloads.CharlestonReceived(tiles=tiles) if event.seat is not None:
+                self.received[event.seat] = tiles
+                return ""
+            case payloads.CharlestonStepDone(step=step):
+                return "\n".join(self.pass_lines(step))
+            case payloads.CourtesyReceived():
                 return f"   {describe(event, self.wind)}"
             case payloads.CourtesyExchanged(count=count) if count:
                 return f"   {describe(event, self.wind)}"
@@ -70,6 +90,38 @@ class Narrator:
                 return ""
         return describe(event, self.wind) if event.type in self.SHOWN else ""
 
+    def pass_lines(self, step: str) -> list[str]:
+        """What each seat received in one Charleston pass, and the tiles a blind pass sent on unseen."""
+        went_on = self.blind_tiles(step)
+        lines = []
+        for seat, tiles in self.received.items():
+            kept = tiles_text(tiles) if tiles else "nothing"
+            line = f"   {step.capitalize()}: {self.wind(seat)} receives {kept}"
+            if went_on.get(seat):
+                target = (seat + _offset(step)) % 4
+                line += (f", and passes {tiles_text(sorted(went_on[seat].elements()))} on blind to "
+                         f"{self.wind(target)}, unseen")
+            lines.append(line + ".")
+        return lines
+
+    def blind_tiles(self, step: str) -> dict[int, Counter[Tile]]:
+        """The tiles each blind passer sent on without looking (CH7): the narrator sees every rack, so it can
+        work out what came to a seat and did not stay."""
+        if not any(self.blind.values()) or set(self.received) != set(self.racks):
+            return {}
+        offset = _offset(step)
+        state = self.game.state
+        # What each seat passed of its own: its rack before, plus what it kept, minus its rack now.
+        own = {s: self.racks[s] + Counter(self.received[s]) - Counter(state.seats[s].rack) for s in self.racks}
+        forwarded: dict[int, Counter[Tile]] = {s: Counter() for s in own}
+        for _ in range(len(own)):  # blind passes in a row settle within one round of the table
+            for seat in own:
+                if self.blind.get(seat):
+                    sender = (seat - offset) % 4
+                    came = own.get(sender, Counter()) + forwarded.get(sender, Counter())
+                    forwarded[seat] = came - Counter(self.received[seat])
+        return forwarded
+
     def mahjong_line(self, event: Event, won: payloads.Mahjong) -> str:
         """The Mah Jongg, the card line it matched and the hand, group by group."""
         groups = "  ".join(_tiles(g) for g in won.tiles)
@@ -84,6 +136,18 @@ class Narrator:
         return f"{draw}\n{told}\n   {line_words(card, card.line(won.line))}\n   Hand: {groups}"
 
 
+def _offset(step: str) -> int:
+    """Seats between a passer and the one it passes to, for a pass named as players say it."""
+    return next(p.offset for p in PASSES if p.name == step)
+
+
+def level_words(level: str) -> str:
+    """The level the demo shows, in the words Discord's level choices use, and the others to try."""
+    others = [lv for lv in reversed(LEVELS) if lv != level]
+    return (f"'{level}': {LEVEL_DESCRIPTIONS[level]}. Other levels: --level {', '.join(others[:-1])} or "
+            f"{others[-1]}.")
+
+
 def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | None = None,
              preset: str = "nmjl") -> Game:
     """Play and narrate one game under the rules ``preset``; with ``db_path`` it is played through the table
@@ -91,14 +155,16 @@ def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | N
     card = load_card(table_rules(preset).card)
     rules = rules_for_card(card)
     say(f"Charleston demo: four '{level}' computer players on the {card.name}, seed {seed}.")
+    say(f"   {level_words(level)}")
     if db_path is None:
         game, opening = Game.new(card, rules, seed)
         narrator = Narrator(game, say)
         _deal_lines(game, say)
         narrator(opening)
         play_game(game, [level] * 4, on_events=narrator)
+        recorded = None
     else:
-        game = asyncio.run(_recorded(seed, level, say, db_path, rules))
+        game, recorded = asyncio.run(_recorded(seed, level, say, db_path, rules))
     say("")
     money = payouts(game.state)
     if money:
@@ -106,7 +172,9 @@ def run_demo(seed: int, level: str, say: Callable[[str], None], db_path: str | N
         for p in money:
             say(f"   {seat_wind(game.state, p.payer):<6} pays {seat_wind(game.state, p.payee)} {p.amount} "
                 f"({p.reason})")
-    say(f"{game.state.turns} discards; {len(game.state.wall)} tiles left in the wall.")
+    say(f"{plural(game.state.turns, 'discard')}; {plural(len(game.state.wall), 'tile')} left in the wall.")
+    if recorded is not None:
+        say(recorded)
     return game
 
 
@@ -136,9 +204,12 @@ def _deal_lines(game: Game, say: Callable[[str], None]) -> None:
         say(f"   {seat_wind(game.state, seat):<6} is dealt {_tiles(sorted(game.state.seats[seat].rack))}")
 
 
-async def _recorded(seed: int, level: str, say: Callable[[str], None], db_path: str, rules: TableRules) -> Game:
+async def _recorded(seed: int, level: str, say: Callable[[str], None], db_path: str,
+                    rules: TableRules) -> tuple[Game, str]:
     """Play through the table service (recorded), then tell the game from its action log: the service hands each
-    listener only what its seat may see, and the demo's narrator sees everything, in the order it happened."""
+    listener only what its seat may see, and the demo's narrator sees everything, in the order it happened.
+    Returns the game and the line saying where it was recorded, told after the payouts."""
+    from bot.engine.actions import action_from_json
     from bot.engine.replay import export_replay, replay
     from bot.service.tables import TableService
     from bot.store.db import Database
@@ -158,16 +229,18 @@ async def _recorded(seed: int, level: str, say: Callable[[str], None], db_path: 
         seal = table.view().seal
         if seal is not None:
             say(f"Deal sealed: {seal.commitment}")
-        _deal_lines(replay(record, table.game.card, stop_at=0).game, say)
-        told = replay(record, table.game.card)
-        narrator = Narrator(told.game, say)
-        narrator(told.opening)
-        for events in told.events:
-            narrator(events)
-        say(f"\nRecorded as game {table.game_id} (table {table_id}) in {db_path}.")
+        # Told action by action on a copy, so the narrator sees each rack as it was (a blind pass's tiles).
+        start = replay(record, table.game.card, stop_at=0)
+        _deal_lines(start.game, say)
+        narrator = Narrator(start.game, say)
+        narrator(start.opening)
+        for raw in record["actions"]:
+            narrator(start.game.apply(action_from_json(raw)))
+        note = (f"Recorded as game {table.game_id} (table {table_id}) in {db_path}; computer players are not in the "
+                "standings.")
         if seal is not None:
-            say(f"The deal: seed {seal.seed}, salt {seal.salt}; 'charleston fairness verify --db {db_path} "
-                f"--game {table.game_id}' checks it against its commitment.")
-        return table.game
+            note += (f"\nThe deal: seed {seal.seed}, salt {seal.salt}; 'charleston fairness verify --db {db_path} "
+                     f"--game {table.game_id}' checks it against its commitment.")
+        return table.game, note
     finally:
         await db.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.cli.common import UsageProblem, count, db_target, with_database
+from bot.cli.common import UsageProblem, add_db_option, count, with_database
 from bot.service.fairness import verify_deals
 from bot.store.db import Database
 
@@ -18,7 +18,7 @@ def register(commands: Any) -> None:
     p = commands.add_parser("fairness", help="check that the deals were not changed after they were dealt")
     sub = p.add_subparsers(dest="fairness_command", required=True, metavar="ACTION")
     v = sub.add_parser("verify", help="deal every recorded game again from its seed and compare its commitment")
-    v.add_argument("--db", type=db_target, required=True, metavar="DB")
+    add_db_option(v)
     v.add_argument("--game", type=count(1, MAX_GAME), default=None, metavar="N",
                    help="one game (its number in the database, as the results and /ledger name it); default: every one")
     v.set_defaults(run=run_verify)

@@ -13,13 +13,18 @@ from typing import Any
 from bot.ai.players import EXPERIMENTAL_LEVELS, LEVELS, SLIP, parse_level
 from bot.cli import paired
 from bot.cli.common import (
+    WRITE_HELP,
     UsageProblem,
     card_or_explain,
     count,
     database_errors,
+    database_to_write,
     db_target,
     file_path,
+    folder_path,
+    output_file,
     output_folder,
+    plural,
     print_json,
     seconds,
     seed,
@@ -44,17 +49,18 @@ def register(commands: Any) -> None:
     p.add_argument("--card", default=None, metavar="ID", help="card id (default: practice, or nmjl-1946 with "
                    "--rules nmjl-1946)")
     p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
-    p.add_argument("--log", type=file_path, default=None, metavar="DIR",
-                   help="write every game to DIR as a replay file")
+    p.add_argument("--log", type=folder_path, default=None, metavar="DIR",
+                   help=f"write every game to the folder DIR as a replay file ({WRITE_HELP})")
     p.add_argument("--db", type=db_target, default=None, metavar="DB",
-                   help="play through the table service and record every game")
+                   help="play through the table service and record every game in this database (made if new; "
+                   f"{WRITE_HELP}); computers only, so the standings stay empty")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_simulate)
 
     p = commands.add_parser("paired", help="compare two computer levels on the same deals (candidate against "
                             "baseline)", description="Play every deal twice, once with the candidate in a seat and "
                             "once with the baseline, the other seats the baseline both times, and report the "
-                            "differences with 95%% confidence intervals.")
+                            "differences with 95% confidence intervals.")
     p.add_argument("--candidate", default="hard", metavar="LEVEL", help=f"one of {', '.join(PAIRED_LEVELS)}")
     p.add_argument("--baseline", default="normal", metavar="LEVEL", help="the level in the other seats too")
     p.add_argument("--seeds", type=seed_list, default=[1], metavar="S[-T][,...]",
@@ -64,7 +70,7 @@ def register(commands: Any) -> None:
     p.add_argument("--rules", default="nmjl", metavar="PRESET",
                    help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--jsonl", type=file_path, default=None, metavar="FILE",
-                   help="append every deal to FILE as it is played (one JSON object a line)")
+                   help=f"append every deal to FILE as it is played (one JSON object a line; {WRITE_HELP})")
     p.add_argument("--summary", type=file_path, nargs="+", default=None, metavar="FILE",
                    help="play nothing: summarise deals recorded with --jsonl (several files pool)")
     p.add_argument("--versus", type=file_path, nargs="+", default=None, metavar="FILE",
@@ -76,13 +82,14 @@ def register(commands: Any) -> None:
     p = commands.add_parser("demo", help="watch one game between four computer players (writes no file unless "
                             "asked)")
     p.add_argument("--seed", type=seed, default=2026)
-    p.add_argument("--level", default="normal", choices=[lv for lv in LEVELS if lv != "random"])
+    p.add_argument("--level", default="hard", choices=LEVELS,
+                   help="the computer players' level: hard (the default, the strongest), normal, easy or random")
     p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
     p.add_argument("--delay", type=seconds(10), default=0.0, metavar="SECONDS", help="pause between lines")
     p.add_argument("--db", type=db_target, default=None, metavar="DB",
-                   help="play through the table service and record the game in this database")
-    p.add_argument("--images", type=file_path, default=None, metavar="DIR",
-                   help="write the final table, each rack and the winning line to this folder")
+                   help=f"play through the table service and record the game in this database ({WRITE_HELP})")
+    p.add_argument("--images", type=folder_path, default=None, metavar="DIR",
+                   help=f"write the final table, each rack and the winning line to this folder ({WRITE_HELP})")
     # Recording and images used to be on by default; these stay accepted so old scripts keep working.
     p.add_argument("--no-db", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--no-images", action="store_true", help=argparse.SUPPRESS)
@@ -145,6 +152,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.db and args.log:
         raise UsageProblem("--log and --db don't go together: a recorded game's replay is in the database")
     log_dir = output_folder(args.log, "--log") if args.log else None
+    if args.db:
+        database_to_write(args.db)
     try:
         if args.db:
             with database_errors(args.db):
@@ -160,11 +169,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_json())
         return 0
-    print(f"{result.games} games on {card.id} ({args.rules}), players {', '.join(levels)}")
+    print(f"{plural(result.games, 'game')} on {card.id} ({args.rules}), players {', '.join(levels)}")
     print(f"  Mah Jongg {result.mahjong} ({result.mahjong / result.games:.0%}), wall games {result.wall_games}")
     print(f"  wins by seat {result.wins_by_seat}; chips by seat {result.chips_by_seat}")
     print(f"  self-picks {result.self_picks}; jokerless {result.jokerless}")
     print(f"  {result.avg_turns} discards a game; {result.games_per_sec} games/s")
+    if args.db:
+        print(f"  recorded in {args.db}; computer players are not in the standings ('charleston sample-week' "
+              "records a week of named players)")
     return 0
 
 
@@ -173,7 +185,9 @@ def seed_list(text: str) -> list[int]:
     seeds: list[int] = []
     try:
         for part in text.split(","):
-            low, _, high = part.strip().partition("-")
+            low, dash, high = part.strip().partition("-")
+            if dash and not high.strip():
+                raise ValueError  # "9201-" is a range missing its end, not one seed
             first, last = int(low), int(high or low)
             if not 0 <= first <= last <= 2**31 or last - first > 100_000:
                 raise ValueError
@@ -264,6 +278,7 @@ def _play_paired(args: argparse.Namespace) -> list[paired.PairedDeal]:
     progress = ProgressBar() if ProgressBar.wanted(total) else None
     if args.jsonl:
         _check_record_file(Path(args.jsonl))
+        output_file(args.jsonl, "--jsonl")
     try:
         sink = open(args.jsonl, "a", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
     except OSError as exc:
@@ -290,6 +305,8 @@ def run_demo_command(args: argparse.Namespace) -> int:
             time.sleep(args.delay)
 
     db_path = None if args.no_db else args.db
+    if db_path:
+        database_to_write(db_path)
     folder = output_folder(args.images, "--images") if args.images and not args.no_images else None
     try:
         card_id = table_rules(args.rules).card

@@ -13,12 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.common import (
+    WRITE_HELP,
     UsageProblem,
+    add_db_option,
     card_or_explain,
     count,
-    db_target,
     file_path,
     guild_id,
+    output_file,
+    plural,
     same_file,
     with_database,
 )
@@ -75,7 +78,7 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_card)
 
     p = sub.add_parser("standings", help="a league week's standings chart (or the season's)")
-    p.add_argument("--db", type=db_target, required=True, metavar="DB")
+    add_db_option(p)
     p.add_argument("--guild", type=guild_id, default=None, metavar="ID", help="default: the database's only guild")
     p.add_argument("--week", default=None, metavar="DAY",
                    help="a day of the week (23 Nov 2026, 2026-11-23) or its ISO label 2026-W48; default: this week")
@@ -90,14 +93,24 @@ def register(commands: Any) -> None:
 
 
 def _output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", type=file_path, required=True, metavar="FILE", help="the PNG file to write")
+    parser.add_argument("-o", "--output", type=png_name, required=True, metavar="FILE.png",
+                        help=f"the PNG file to write (its name ends in .png; an existing file is replaced; "
+                        f"{WRITE_HELP})")
+
+
+def png_name(text: str) -> str:
+    """An argparse type: the image file to write, whose name says it is a PNG (the only format drawn)."""
+    path = file_path(text)
+    if Path(path).suffix.lower() != ".png":
+        raise argparse.ArgumentTypeError(f"{text[:60]!r}: the image is drawn as a PNG; give a name ending in .png")
+    return path
 
 
 def _write(image: Rendered, path: str, *inputs: str) -> int:
     if any(same_file(path, source) for source in inputs):
         raise UsageProblem(f"-o {path} is one of this command's input files; choose another output file")
     try:
-        Path(path).write_bytes(image.png)
+        output_file(path, "-o").write_bytes(image.png)
     except OSError as exc:
         raise UsageProblem(f"cannot write {path}: {exc.strerror}") from None
     print(image.alt)
@@ -136,7 +149,7 @@ def run_table(args: argparse.Namespace) -> int:
     data = _load_json(args.replay)
     actions = data.get("actions", [])
     if args.step is not None and isinstance(actions, list) and args.step > len(actions):
-        raise UsageProblem(f"--step {args.step}: the replay has only {len(actions)} actions")
+        raise UsageProblem(f"--step {args.step}: the replay has only {plural(len(actions), 'action')}")
     try:
         card_id, _ = replay_header(data)
         game = replay(data, card_or_explain(card_id), stop_at=args.step).game

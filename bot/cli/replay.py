@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from bot.cli.common import UsageProblem, file_path, print_json
+from bot.cli.common import UsageProblem, file_path, plural, print_json
 from bot.engine.errors import CardError
 from bot.engine.game import Game, seat_wind
 from bot.engine.payouts import payouts
@@ -80,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
     for event in played.opening + [e for step in played.events for e in step]:
         print(("  (private) " if event.private else "") + describe(event, winds.__getitem__, card=card))
     state = summary(game)
-    print(f"\nPhase: {state['phase']}; {state['wall']} tiles in the wall; {state['discards']} discards.")
+    print(f"\nPhase: {state['phase']}; {plural(state['wall'], 'tile')} in the wall; "
+          f"{plural(state['discards'], 'discard')}.")
     for seat in state["seats"]:
         if seat["empty"]:
             continue

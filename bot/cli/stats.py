@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.cli.common import MAX_ID, UsageProblem, count, db_target, guild_id, print_json, with_database
+from bot.cli.common import MAX_ID, UsageProblem, add_db_option, count, guild_id, print_json, with_database
 from bot.service.guild_cards import GuildCards
 from bot.service.stats import PlayerStats, StatsService
 from bot.store.db import Database
@@ -16,7 +16,7 @@ from bot.store.stats import leagues_named
 def register(commands: Any) -> None:
     """Add `charleston stats` to the command line."""
     p = commands.add_parser("stats", help="players' statistics: games, wins, self-picks, chips a game, lines won")
-    p.add_argument("--db", type=db_target, required=True, metavar="DB")
+    add_db_option(p)
     p.add_argument("--guild", type=guild_id, default=None, metavar="ID", help="default: every guild in the database")
     p.add_argument("--league", default=None, metavar="NAME", help="one league's tables only (as /standings counts)")
     p.add_argument("--player", type=count(1, MAX_ID), default=None, metavar="ID", help="one player (a Discord id)")

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.ai.learned import Exploration
 from bot.ai.model import MODEL_PATH, Model, normal_like
-from bot.cli.common import UsageProblem, count, file_path, seed
+from bot.cli.common import WRITE_HELP, UsageProblem, count, file_path, output_file, seed
 from bot.cli.training import save_decisions, train
 from bot.engine.rules import PRESETS
 
@@ -34,7 +34,9 @@ def register(commands: Any) -> None:
     p.add_argument("--epsilon", type=float, default=0.25, help="chance a decision is picked at random")
     p.add_argument("--top", type=count(2, 10), default=3, metavar="N", help="...among this many of the best")
     p.add_argument("--vote-explore", type=float, default=0.15, help="chance the stop vote is picked at random")
-    p.add_argument("--out", type=file_path, default=str(MODEL_PATH), metavar="FILE")
+    p.add_argument("--out", type=file_path, default=str(MODEL_PATH), metavar="FILE",
+                   help=f"the model file to write (default: {MODEL_PATH.relative_to(MODEL_PATH.parents[2])}, the "
+                   f"shipped model, which it replaces: give another file to keep it; {WRITE_HELP})")
     p.add_argument("--data", type=file_path, default=None, metavar="FILE",
                    help="also write every recorded decision to FILE (.npz), for looking at the fits")
     p.set_defaults(run=run_train)
@@ -50,7 +52,7 @@ def run_train(args: argparse.Namespace) -> int:
     for name, value in (("--epsilon", args.epsilon), ("--vote-explore", args.vote_explore)):
         if not 0.0 <= value <= 1.0:
             raise UsageProblem(f"{name} must be between 0 and 1 (got {value})")
-    out = Path(args.out)
+    out = output_file(args.out, "--out")
     explore = Exploration(args.epsilon, args.top, args.vote_explore)
 
     def say(line: str) -> None:

@@ -38,6 +38,9 @@ class Variant:
         return "  ".join(" ".join([code(t)] * size) for t, size in self.groups)
 
 
+SHOWN_PATTERNS = 4  # alternatives shown to players before "or N more"
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Line:
     """One printed line of the card ("hand" in card-file terms). Lines and variants compare by identity: each
@@ -54,14 +57,23 @@ class Line:
     singles_and_pairs: bool
     variants: tuple[Variant, ...]
 
+    def shown_patterns(self, limit: int = SHOWN_PATTERNS) -> tuple[tuple[str, ...], int]:
+        """The alternatives a sheet or a message shows, and how many more it leaves out: a line printed with "or"
+        dozens of times shows its first few, and its note says the rest."""
+        if len(self.patterns) <= limit:
+            return self.patterns, 0
+        return self.patterns[: limit - 1], len(self.patterns) - (limit - 1)
+
     @property
     def mark(self) -> str:
         """``X`` for an exposed line, ``C`` for a concealed one."""
         return "X" if self.exposed else "C"
 
     def printed(self) -> str:
-        """The line as a player reads it: pattern(s), note, X/C and value."""
-        text = " or ".join(self.patterns)
+        """The line as a player reads it: pattern(s) (the first few of a long list, and how many more), note, X/C
+        and value."""
+        shown, more = self.shown_patterns()
+        text = " or ".join(shown) + (f" or {more} more" if more else "")
         if self.note:
             text += f" ({self.note})"
         value = f"{self.value}" if self.east_value is None else f"{self.value}-{self.east_value}"

@@ -96,4 +96,4 @@ def check_available(tiles: Iterable[Tile], tile_set: TileSet = STANDARD) -> None
             what = f"{have} x {code(kind)} ({name(kind)})"
             if limit == 0:
                 raise TileError(f"{what}: the {tile_set.name} set has no {name(kind)} tiles.")
-            raise TileError(f"{what}: the {tile_set.name} set has only {limit}.")
+            raise TileError(f"{what}: a set holds only {limit} of them (set: {tile_set.name}).")

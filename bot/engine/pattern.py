@@ -1,12 +1,16 @@
 """The pattern language of card lines (docs/card-format.md): parsing and expansion into concrete groups.
 
 A pattern such as ``"FF 2222a 44a DDDDb"`` is parsed into :class:`Symbolic` groups, whose suits are still
-letters and whose numbers are still unshifted. :func:`expand` binds the letters to real suits and applies a
-number shift, giving concrete ``(tile, size)`` groups.
+letters, whose winds (``Z``) are still "any wind" and whose numbers are still unshifted. :func:`expand` binds the
+letters to real suits and ``Z`` to a wind and applies a number shift, giving concrete ``(tile, size)`` groups.
+
+Each token is one group, so the same token written twice is two separate groups of the same tile (``11a ...
+11a``: two pairs, ``FFF ... FFF``: two flower pungs), each with the joker and exposure rules of its own size.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -27,23 +31,28 @@ _SAME_DIGITS = re.compile(r"^([1-9])\1*([a-z])$")
 _MIXED_DIGITS = re.compile(r"^([0-9]{2,})([a-z])$")
 _DRAGON = re.compile(r"^D+([a-z])$")
 _FIXED_GROUP = re.compile(r"^([NEWSFRG0])\1*$")
-_FIXED_WITH_LETTER = re.compile(r"^([NEWSFRG0])\1*([a-z])$")
+_ANY_WIND = re.compile(r"^Z+$")
+_FIXED_WITH_LETTER = re.compile(r"^([NEWSFRG0Z])\1*([a-z])$")
+ANY_WIND_WINDS = (Tile.N, Tile.E, Tile.W, Tile.S)
 
 
 @dataclass(frozen=True, slots=True)
 class Symbolic:
-    """One group before binding: a number in a suit letter, a dragon of a suit letter, or a fixed tile."""
+    """One group before binding: a number in a suit letter, a dragon of a suit letter, any wind (``Z``), or a
+    fixed tile."""
 
-    kind: Literal["number", "dragon", "fixed"]
-    value: int  # the digit for numbers, the Tile for fixed groups, 0 for dragons
-    letter: str  # suit letter, "" for fixed tiles
+    kind: Literal["number", "dragon", "fixed", "wind"]
+    value: int  # the digit for numbers, the Tile for fixed groups, 0 for dragons and any wind
+    letter: str  # suit letter, "" for fixed tiles and any wind
     size: int
     position: int  # 1-based index of the token in the pattern
     token: str
+    year: bool = False  # a digit of a year (a printed number with the soap: 2026a, 20a): a shift leaves it alone
 
-    def same_tile_as(self, other: Symbolic) -> bool:
-        """Whether the two groups are always made of the same tile, whatever the binding and shift."""
-        return (self.kind, self.value, self.letter) == (other.kind, other.value, other.letter)
+    @property
+    def shifts(self) -> bool:
+        """Whether a line's shift moves this group: numbers do, except a year's digits."""
+        return self.kind == "number" and not self.year
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +62,7 @@ class PatternProblem:
     position: int  # 0 when the problem concerns the whole pattern
     token: str
     message: str
+    topic: str = "patterns"  # the docs/card-format.md section (anchor) that shows how to write it
 
 
 def parse_pattern(text: str) -> tuple[list[Symbolic], list[PatternProblem]]:
@@ -71,7 +81,7 @@ def parse_pattern(text: str) -> tuple[list[Symbolic], list[PatternProblem]]:
         parsed, problem = _parse_token(token, position)
         groups.extend(parsed)
         if problem:
-            problems.append(PatternProblem(position, token, problem))
+            problems.append(PatternProblem(position, token, problem, _topic(problem)))
     if not groups and not problems:
         problems.append(PatternProblem(0, text, "the pattern is empty"))
     if problems:
@@ -79,10 +89,32 @@ def parse_pattern(text: str) -> tuple[list[Symbolic], list[PatternProblem]]:
     total = sum(g.size for g in groups)
     if total != 14:
         sizes = " + ".join(str(g.size) for g in groups) if len(groups) <= 30 else f"{len(groups)} groups"
-        problems.append(PatternProblem(0, text, f"the groups add up to {total} tiles ({sizes}), not 14"))
+        problems.append(PatternProblem(0, text, f"the groups add up to {total} tiles ({sizes}), not 14",
+                                       "counting-to-14"))
     problems.extend(_letter_problems(groups))
-    problems.extend(_clash_problems(groups))
-    return groups, problems
+    return _whole_years(groups), problems
+
+
+def _whole_years(groups: list[Symbolic]) -> list[Symbolic]:
+    """A year printed in two colours (``20a 26b``) is two tokens of two digits, one with the soap: the half
+    without it (``26b``) is part of the year too, so a shift leaves both halves alone."""
+    halves = {g.position: g.token for g in groups if _MIXED_DIGITS.match(g.token) and len(g.token) == 3}
+    yearly = {p for p, token in halves.items() if "0" in token[:2]}
+    joined = {p for p in halves if p not in yearly and (p - 1 in yearly or p + 1 in yearly)}
+    if not joined:
+        return groups
+    return [dataclasses.replace(g, year=True) if g.position in joined and g.kind == "number" else g for g in groups]
+
+
+def _topic(problem: str) -> str:
+    """The tutorial section that shows how to write what a token got wrong."""
+    if problem.startswith("unknown symbol"):
+        return "patterns"
+    if "suit letter" in problem:
+        return "colours-and-suit-letters"
+    if "N E W S" in problem:
+        return "winds-and-dragons"
+    return "patterns"
 
 
 def _parse_token(token: str, position: int) -> tuple[list[Symbolic], str]:
@@ -95,13 +127,17 @@ def _parse_token(token: str, position: int) -> tuple[list[Symbolic], str]:
         return [], f"{m.group(1)} has no suit, so it takes no suit letter: write {token[:-1]}"
     if m := _MIXED_DIGITS.match(token):
         digits, letter = m.groups()
+        # The soap marks a year (2026a, or a year printed in two colours, 20a 26b): a shift never moves it.
+        year = "0" in digits
         singles = [
             Symbolic("fixed", Tile.WD, "", 1, position, token)
             if d == "0"
-            else Symbolic("number", int(d), letter, 1, position, token)
+            else Symbolic("number", int(d), letter, 1, position, token, year)
             for d in digits
         ]
         return singles, ""
+    if _ANY_WIND.match(token):
+        return [Symbolic("wind", 0, "", len(token), position, token)], ""
     if m := _DRAGON.match(token):
         return [Symbolic("dragon", 0, m.group(1), len(token) - 1, position, token)], ""
     if m := _FIXED_GROUP.match(token):
@@ -116,10 +152,10 @@ def _parse_token(token: str, position: int) -> tuple[list[Symbolic], str]:
     if letters and letters.group(1) not in DISTINCT_LETTERS + FREE_LETTERS:
         return [], (f"unknown suit letter {letters.group(1)}: use a, b, c for different suits "
                     "or x, y, z for free ones")
-    if re.fullmatch(r"[NEWSFRGD0-9]+[a-z]?", token):
+    if re.fullmatch(r"[NEWSZFRGD0-9]+[a-z]?", token):
         return [], "a group repeats one symbol; separate different tiles with spaces (N E W S, not NEWS)"
     return [], ("unknown symbol: use 1-9 with a suit letter, D with a suit letter, R G 0 for dragons, "
-                "N E W S for winds, F for flowers")
+                "N E W S for winds (Z for any wind), F for flowers")
 
 
 def _letter_problems(groups: Sequence[Symbolic]) -> Iterator[PatternProblem]:
@@ -128,38 +164,21 @@ def _letter_problems(groups: Sequence[Symbolic]) -> Iterator[PatternProblem]:
         for i, letter in enumerate(order[1:], start=1):
             if letter in used and order[i - 1] not in used:
                 first = next(g for g in groups if g.letter == letter)
-                yield PatternProblem(first.position, first.token,
-                                     f"suit letter {letter} is used but {order[i - 1]} is not: "
-                                     f"use letters in order ({', '.join(order)})")
-
-
-def _clash_problems(groups: Sequence[Symbolic]) -> Iterator[PatternProblem]:
-    """For each group, the first later group that is always the same tile (two singles may be: the 2s of 2026).
-    One pass from the end, so a long pattern costs linear time."""
-    next_any: dict[tuple[str, int, str], Symbolic] = {}
-    next_larger: dict[tuple[str, int, str], Symbolic] = {}  # the nearest later group that is not a single
-    found: list[tuple[int, PatternProblem]] = []
-    for index in range(len(groups) - 1, -1, -1):
-        first = groups[index]
-        key = (first.kind, first.value, first.letter)
-        # Singles from one token share its position and are all singles, so a group of two or more never shares
-        # a position with another group.
-        second = next_larger.get(key) if first.size == 1 else next_any.get(key)
-        if second is not None and second.position != first.position:
-            found.append((index, PatternProblem(second.position, second.token,
-                                                f"always the same tile as group {first.position} ({first.token}): "
-                                                "write them as one group")))
-        next_any[key] = first
-        if first.size > 1:
-            next_larger[key] = first
-    for _, problem in reversed(found):
-        yield problem
+                message = (f"suit letter {letter} is used but {order[i - 1]} is not: use letters in order "
+                           f"({', '.join(order)})")
+                yield PatternProblem(first.position, first.token, message, "colours-and-suit-letters")
 
 
 def number_range(groups: Sequence[Symbolic]) -> tuple[int, int] | None:
-    """Lowest and highest number in the pattern, or None if it has no numbers."""
-    numbers = [g.value for g in groups if g.kind == "number"]
+    """Lowest and highest number a shift moves (a year's digits stay put), or None if there is none."""
+    numbers = [g.value for g in groups if g.shifts]
     return (min(numbers), max(numbers)) if numbers else None
+
+
+def wind_choices(groups: Sequence[Symbolic]) -> tuple[Tile | None, ...]:
+    """The winds ``Z`` may stand for: all four if the pattern has a ``Z`` group (every ``Z`` of a line is the same
+    wind, as two ``DDDa`` are the same dragon), else ``(None,)``."""
+    return ANY_WIND_WINDS if any(g.kind == "wind" for g in groups) else (None,)
 
 
 def letter_bindings(groups: Sequence[Symbolic]) -> Iterator[dict[str, Suit]]:
@@ -173,23 +192,28 @@ def letter_bindings(groups: Sequence[Symbolic]) -> Iterator[dict[str, Suit]]:
 
 
 def binding_count(groups: Sequence[Symbolic]) -> int:
-    """How many bindings :func:`letter_bindings` yields, without listing them."""
+    """How many bindings :func:`letter_bindings` and :func:`wind_choices` yield together, without listing them."""
     distinct = len({g.letter for g in groups if g.letter and g.letter in DISTINCT_LETTERS})
     free = len({g.letter for g in groups if g.letter and g.letter in FREE_LETTERS})
-    return math.perm(len(Suit), distinct) * math.prod([len(Suit)] * free)
+    return math.perm(len(Suit), distinct) * math.prod([len(Suit)] * free) * len(wind_choices(groups))
 
 
 Group = tuple[Tile, int]  # (tile kind, size)
 
 
-def expand(groups: Sequence[Symbolic], shift: int, binding: dict[str, Suit]) -> tuple[Group, ...]:
-    """Concrete groups for one shift and one letter binding, in the pattern's printed order."""
+def expand(groups: Sequence[Symbolic], shift: int, binding: dict[str, Suit],
+           wind: Tile | None = None) -> tuple[Group, ...]:
+    """Concrete groups for one shift, one letter binding and the wind ``Z`` stands for, in the pattern's printed
+    order."""
     concrete: list[Group] = []
     for g in groups:
         if g.kind == "number":
-            tile = number_tile(binding[g.letter], g.value + shift)
+            tile = number_tile(binding[g.letter], g.value + (shift if g.shifts else 0))
         elif g.kind == "dragon":
             tile = DRAGON_OF_SUIT[binding[g.letter]]
+        elif g.kind == "wind":
+            assert wind is not None, "a Z group needs the wind it stands for"
+            tile = wind
         else:
             tile = Tile(g.value)
         concrete.append((tile, g.size))

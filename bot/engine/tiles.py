@@ -109,10 +109,10 @@ def code(tile: Tile) -> str:
 
 
 _HONOUR_NAMES = {
-    Tile.N: "North",
-    Tile.E: "East",
-    Tile.W: "West",
-    Tile.S: "South",
+    Tile.N: "North Wind",
+    Tile.E: "East Wind",
+    Tile.W: "West Wind",
+    Tile.S: "South Wind",
     Tile.RD: "Red Dragon",
     Tile.GD: "Green Dragon",
     Tile.WD: "White Dragon",
@@ -123,7 +123,8 @@ _HONOUR_NAMES = {
 
 
 def name(tile: Tile) -> str:
-    """The spoken name: ``5 Dot``, ``North``, ``Red Dragon``."""
+    """The spoken name: ``5 Dot``, ``North Wind``, ``Red Dragon`` (a wind tile says "Wind", so that it never reads as
+    the seat of the same name: "East discards North Wind")."""
     if tile <= Tile.D9:
         return f"{tile % 9 + 1} {SUIT_NAME[Suit(tile // 9)]}"
     return _HONOUR_NAMES[Tile(tile)]
@@ -169,7 +170,7 @@ def standard_set(blanks: int = 0) -> TileSet:
     counts[Tile.F] = 8
     counts[Tile.J] = 8
     counts[Tile.BL] = blanks
-    return TileSet("standard" if not blanks else f"standard+{blanks} blanks", tuple(counts), Tile.J)
+    return TileSet("standard" if not blanks else f"standard, with {blanks} blanks", tuple(counts), Tile.J)
 
 
 def set_1946() -> TileSet:

@@ -77,8 +77,12 @@ def line_value(line: Line) -> str:
 
 def line_words(card: Card, line: Line, *, value: bool = True) -> str:
     """A line in full, as a player reads it off the card: ``Any Like Numbers #3: FFF 111 DD 1111 DD, any like
-    number in 2 suits, pairs of matching dragons; exposed, 25 chips``."""
-    text = f"{line_name(card, line)}: {' or '.join(printed_pattern(p) for p in line.patterns)}"
+    number in 2 suits, pairs of matching dragons; exposed, 25 chips``. A line printed with "or" more than a few
+    times shows its first alternatives and how many more there are."""
+    shown, more = line.shown_patterns()
+    text = f"{line_name(card, line)}: {' or '.join(printed_pattern(p) for p in shown)}"
+    if more:
+        text += f" or {more} more"
     if line.note:
         text += f", {line.note}"
     if value:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import csv
 import io
 import logging
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.engine.tournament import PRESETS, LeagueScoring, ScoringError
 from bot.store import leagues as store
 from bot.store import ledger
 from bot.store.db import Database
@@ -33,8 +35,10 @@ from bot.store.standings import (
 from bot.store.standings import Standing as Standing
 
 from .clock import Clock, SystemClock
+from .corrections import CorrectionRow, Corrections
 from .errors import ErrorKind, TableError
 from .guild_cards import GuildCards
+from .scoring import league_standings
 from .updates import TableUpdate
 from .weeks import read_week, week_name
 
@@ -58,6 +62,7 @@ class WeekStandings:
     start: datetime
     end: datetime
     rows: list[Standing]
+    corrections: list[CorrectionRow] = field(default_factory=list)  # voids and recorded games made in the week
 
     @property
     def name(self) -> str:
@@ -84,6 +89,7 @@ class SeasonStandings:
     season: SeasonRow | None
     weeks: list[tuple[str, list[Standing]]]
     totals: list[Standing]
+    corrections: list[CorrectionRow] = field(default_factory=list)  # voids and recorded games made in the season
 
     @property
     def named_weeks(self) -> list[tuple[str, list[Standing]]]:
@@ -123,6 +129,16 @@ def clean_name(text: str, what: str) -> str:
     return name
 
 
+def read_penalty(text: str) -> tuple[int, int, int, int]:
+    """The thrower's penalty as typed: four whole numbers (for 0, 1, 2, and 3 or more exposures)."""
+    parts = text.replace(",", " ").replace("/", " ").split()
+    if len(parts) != 4 or not all(re.fullmatch(r"-?[0-9]{1,5}", p) for p in parts):
+        raise ScoringError("The thrower's penalty is four whole numbers, for a winner with 0, 1, 2, and 3 or more "
+                           "exposures (like 10 10 20 25).")
+    a, b, c, d = (int(p) for p in parts)
+    return a, b, c, d
+
+
 def next_week(label: str, week_start: int) -> str:
     """The label of the week after ``label``."""
     return week_label(week_start_date(label, week_start) + timedelta(days=7), week_start)
@@ -135,6 +151,7 @@ class LeagueService:
         self.db = db
         self.clock = clock or SystemClock()
         self.cards = GuildCards(db)
+        self.corrections = Corrections(db, self.clock, self.cards)
         self._table_leagues: dict[int, int | None] = {}
 
     def now(self) -> datetime:
@@ -267,6 +284,32 @@ class LeagueService:
         await store.end_season(self.db, running.season_id, self.now_iso())
         return running
 
+    async def set_scoring(self, league: LeagueRow, *, unit: str | None = None, preset: str | None = None,
+                          self_pick: int | None = None, jokerless: int | None = None, wall: int | None = None,
+                          throw_penalty: str | None = None, rule: str | None = None, best: int | None = None,
+                          minimum: int | None = None) -> LeagueRow:
+        """Change what the league's standings count and how they rank (None: as it is): chips or tournament points,
+        a published preset's numbers, any one number, the standings rule. Nothing is stored unless all is right."""
+        current = league.scoring
+        try:
+            tournament = PRESETS[preset].scoring if preset in PRESETS else current.tournament
+            if preset is not None and preset not in PRESETS:
+                raise ScoringError(f"Unknown preset '{preset[:20]}': choose {' or '.join(PRESETS)}.")
+            penalty = read_penalty(throw_penalty) if throw_penalty is not None else None
+            tournament = tournament.changed(self_pick=self_pick, jokerless=jokerless, wall=wall,
+                                            throw_penalty=penalty)
+            if unit is None and (preset is not None or tournament != current.tournament):
+                unit = "tournament"  # numbers for tournament points mean the league scores them
+            scoring = LeagueScoring(unit or current.unit, tournament, rule or current.rule,
+                                    current.best if best is None else best,
+                                    current.minimum if minimum is None else minimum)
+        except ScoringError as exc:
+            raise TableError(ErrorKind.BAD_INPUT, str(exc)) from None
+        await store.set_scoring(self.db, league.league_id, scoring)
+        found = await store.league_by_id(self.db, league.guild_id, league.league_id)
+        assert found is not None
+        return found
+
     # -- members -----------------------------------------------------------------------------------------------
 
     async def join(self, league: LeagueRow, player_id: int) -> bool:
@@ -323,8 +366,8 @@ class LeagueService:
     async def week(self, league: LeagueRow, label: str) -> WeekStandings:
         """One week's standings of the league."""
         start, end = week_bounds(league.weeks, label)
-        rows = await standings(self.db, league.guild_id, start, end, league_id=league.league_id)
-        return WeekStandings(league, label, start, end, rows)
+        rows = await league_standings(self.db, league, start, end)
+        return WeekStandings(league, label, start, end, rows, await self.corrections.made(league, start, end))
 
     async def season(self, league: LeagueRow, name: str | None, *, all_games: bool = False) -> SeasonStandings:
         """A season's standings (``name``, else the running season, else every game so far; with ``all_games``,
@@ -341,8 +384,7 @@ class LeagueService:
                              f"Seasons: {', '.join(known) or 'none yet'}.")
         start = datetime.fromisoformat(season.started_at if season else league.created_at)
         end = datetime.fromisoformat(season.ended_at) if season and season.ended_at else None
-        totals = await standings(self.db, league.guild_id, start if season else None, end,
-                                 league_id=league.league_id)
+        totals = await league_standings(self.db, league, start if season else None, end, season=True)
         last = min(end, self.now()) if end else self.now()
         label = week_label(start.astimezone(league.weeks.zone).date(), league.week_start)
         final = week_label(last.astimezone(league.weeks.zone).date(), league.week_start)
@@ -353,10 +395,11 @@ class LeagueService:
         weeks = []
         for label in labels[-MAX_SEASON_WEEKS:]:
             week_start, week_end = week_bounds(league.weeks, label)
-            rows = await standings(self.db, league.guild_id, max(week_start, start), week_end if end is None
-                                   else min(week_end, end), league_id=league.league_id)
+            rows = await league_standings(self.db, league, max(week_start, start),
+                                          week_end if end is None else min(week_end, end))
             weeks.append((label, rows))
-        return SeasonStandings(league, season, weeks, totals)
+        made = await self.corrections.made(league, start if season else None, end)
+        return SeasonStandings(league, season, weeks, totals, made)
 
     async def server_week(self, guild_id: int, text: str | None = None) -> ServerStandings:
         """A server's standings for one week over all its tables, with or without a league (the command line's

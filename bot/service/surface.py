@@ -15,6 +15,7 @@ from bot.engine.actions import Action
 from bot.engine.card import Card
 from bot.engine.rules import TableRules
 
+from .corrections import GameRow, PhysicalGame
 from .display import Display
 from .guild_cards import CardInfo
 from .hints import Hint
@@ -28,6 +29,7 @@ from .leagues import (
     Statement,
     WeekStandings,
 )
+from .nights import NightJob, NightView
 from .stats import StatsReport
 from .updates import SeatUpdate, TableOptions, TableUpdate, TableView
 
@@ -131,6 +133,56 @@ class CardCalls(Protocol):
     async def set_default(self, guild_id: int, name: str, now: str) -> Card:
         """Make a card the guild's default for new tables."""
 
+    async def default_name(self, guild_id: int) -> str:
+        """The guild's default card's name."""
+
+
+class CorrectionCalls(Protocol):
+    """What the Discord layer asks of a league's corrections (issue 31): voids and games recorded at a physical
+    table."""
+
+    async def void(self, guild_id: int, game_id: int, reason: str, by: int, by_name: str) -> GameRow:
+        """Void a finished game of the guild: its chips put back by a correcting transaction."""
+
+    async def recent(self, guild_id: int, league: LeagueRow | None) -> list[GameRow]:
+        """The guild's (or league's) latest finished games, for suggestions."""
+
+    async def record(self, league: LeagueRow, game: PhysicalGame, by: int, by_name: str) -> int:
+        """Record a game played at a physical table; its game number."""
+
+
+class NightCalls(Protocol):
+    """What the Discord layer asks of the league nights (issue 31)."""
+
+    async def schedule(self, league: LeagueRow, *, when: str, rounds: int, games: int | None, minutes: int | None,
+                       remainder: str, absent: str, close_minutes: int, computer_delay: float,
+                       by: int) -> NightView:
+        """Schedule a night."""
+
+    async def cancel(self, league: LeagueRow) -> NightView:
+        """Call off the league's next night that has not begun."""
+
+    async def signup_posted(self, night_id: int, message_id: int) -> None:
+        """Where the sign-up message is."""
+
+    async def view(self, night_id: int, guild_id: int | None = None) -> NightView:
+        """A night as shown."""
+
+    async def answer(self, guild_id: int, night_id: int, player_id: int, name: str, coming: bool) -> NightView:
+        """I'm in / Can't come."""
+
+    async def tick(self) -> list[NightJob]:
+        """Take every step that is due; what the Discord layer must do."""
+
+    async def deal(self, night_id: int, round_no: int, table_no: int) -> None:
+        """Deal a table's first game, once it is shown."""
+
+    async def results_posted(self, night_id: int, message_id: int) -> None:
+        """The results are in the channel."""
+
+    async def results_failed(self, night_id: int, tries: int) -> None:
+        """The results could not be posted."""
+
 
 class LeagueCalls(Protocol):
     """What the Discord layer asks of the league service."""
@@ -138,6 +190,16 @@ class LeagueCalls(Protocol):
     @property
     def cards(self) -> CardCalls:
         """The servers' cards."""
+
+    @property
+    def corrections(self) -> CorrectionCalls:
+        """Voids and recorded games."""
+
+    async def set_scoring(self, league: LeagueRow, *, unit: str | None = None, preset: str | None = None,
+                          self_pick: int | None = None, jokerless: int | None = None, wall: int | None = None,
+                          throw_penalty: str | None = None, rule: str | None = None, best: int | None = None,
+                          minimum: int | None = None) -> LeagueRow:
+        """Change what the league's standings count and how they rank."""
 
     def now_iso(self) -> str:
         """The service clock's time as stored."""

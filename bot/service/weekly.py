@@ -14,16 +14,19 @@ without games is recorded as ``empty`` and not posted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from bot.store import leagues as store
+from bot.store.corrections import corrections
 from bot.store.db import Database
 from bot.store.leagues import LeagueRow, PostRow
-from bot.store.standings import Standing, standings, week_bounds, week_label
+from bot.store.standings import Standing, week_bounds, week_label
 
 from .clock import Clock
+from .corrections import CorrectionRow
 from .leagues import next_week
+from .scoring import league_standings
 from .weeks import week_name
 
 MAX_CATCH_UP = 12  # after a long downtime, at most this many missed weeks per league are posted (the latest)
@@ -43,6 +46,7 @@ class PostJob:
     end: datetime
     rows: list[Standing]
     record: PostRow | None
+    corrections: list[CorrectionRow] = field(default_factory=list)  # the week's voids and recorded games
 
     @property
     def name(self) -> str:
@@ -118,8 +122,9 @@ class WeeklyPosts:
 
     async def _job(self, league: LeagueRow, week: str, record: PostRow | None) -> PostJob:
         start, end = week_bounds(league.weeks, week)
-        rows = await standings(self.db, league.guild_id, start, end, league_id=league.league_id)
-        return PostJob(league, week, start, end, rows, record)
+        rows = await league_standings(self.db, league, start, end)
+        fixes = await corrections(self.db, league.guild_id, league.league_id, _iso(start), _iso(end))
+        return PostJob(league, week, start, end, rows, record, fixes)
 
     async def next_wakeup(self) -> datetime | None:
         """The next moment a post may fall due: the end of a league's current week, or a failed post's retry."""

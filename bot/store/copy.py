@@ -33,6 +33,12 @@ COPY_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("deal_seals", ("game_id",)),
     ("ledger_transactions", ("txn_id",)),
     ("ledger_postings", ("posting_id",)),
+    # issue 31: corrections of a league's record, and league nights
+    ("game_corrections", ("correction_id",)),
+    ("nights", ("night_id",)),
+    ("night_players", ("night_id", "player_id")),
+    ("night_tables", ("night_id", "round", "table_no")),
+    ("night_away", ("game_id", "player_id")),
 )
 _BALANCES = ("SELECT p.account, SUM(p.amount) FROM ledger_postings p JOIN ledger_transactions t "
              "ON t.txn_id = p.txn_id WHERE t.closed = 1 GROUP BY p.account ORDER BY p.account")

@@ -4,13 +4,16 @@ one server is visible in another."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
+
+from bot.engine.tournament import LeagueScoring
 
 from .db import Database, IntegrityError, Row
 from .standings import League, name_key
 
 _LEAGUE_COLUMNS = ("league_id, guild_id, name, timezone, week_start, standings_channel_id, auto_join, created_by, "
-                   "created_at, posts_after")
+                   "created_at, posts_after, scoring")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +30,7 @@ class LeagueRow:
     created_by: int | None
     created_at: str
     posts_after: str  # weeks ending after this moment (ISO, UTC) are posted
+    scoring: LeagueScoring = field(default_factory=LeagueScoring)  # chips or tournament points; how it ranks
 
     @property
     def weeks(self) -> League:
@@ -61,7 +65,8 @@ class PostRow:
 
 
 def _league(row: Row) -> LeagueRow:
-    return LeagueRow(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7], row[8], row[9])
+    return LeagueRow(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7], row[8], row[9],
+                     LeagueScoring.from_json(json.loads(row[10] or "{}")))
 
 
 # -- leagues ------------------------------------------------------------------------------------------------
@@ -142,6 +147,13 @@ async def set_auto_join(db: Database, league_id: int, auto_join: bool) -> None:
     """Whether players join the league on their first game at its tables."""
     async with db.single_statement() as conn:
         await conn.execute("UPDATE leagues SET auto_join = ? WHERE league_id = ?", (int(auto_join), league_id))
+
+
+async def set_scoring(db: Database, league_id: int, scoring: LeagueScoring) -> None:
+    """The league's scoring: what its standings count and how they rank."""
+    async with db.single_statement() as conn:
+        await conn.execute("UPDATE leagues SET scoring = ? WHERE league_id = ?",
+                           (json.dumps(scoring.to_json()), league_id))
 
 
 # -- tables -------------------------------------------------------------------------------------------------

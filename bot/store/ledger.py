@@ -49,16 +49,23 @@ async def settle(conn: Connection, game_id: int, guild_id: int, transfers: Seque
 async def correct(db: Database, game_id: int, guild_id: int, transfers: Sequence[Transfer], memo: str) -> int:
     """A correction to a settled game: a new balanced transaction. Returns its id."""
     async with db.transaction() as conn:
-        settlement = await conn.fetchval(
-            "SELECT txn_id FROM ledger_transactions WHERE game_id = ? AND kind = 'settlement'", (game_id,))
-        if settlement is None:
-            raise ValueError(f"Game {game_id} has no settlement to correct.")
-        txn = int(await conn.fetchval(
-            "INSERT INTO ledger_transactions (game_id, guild_id, kind, memo, corrects, created_at) "
-            "VALUES (?, ?, 'correction', ?, ?, ?) RETURNING txn_id", (game_id, guild_id, memo, settlement, now_iso())))
-        await _post(conn, txn, game_id, transfers)
-        await conn.execute("UPDATE ledger_transactions SET closed = 1 WHERE txn_id = ?", (txn,))
-        return txn
+        return await post_correction(conn, game_id, guild_id, transfers, memo)
+
+
+async def post_correction(conn: Connection, game_id: int, guild_id: int, transfers: Sequence[Transfer],
+                          memo: str) -> int:
+    """A correction to a settled game, inside the caller's transaction: a new balanced transaction (closed; it
+    may have no postings, for a game that moved no chips). Returns its id."""
+    settlement = await conn.fetchval(
+        "SELECT txn_id FROM ledger_transactions WHERE game_id = ? AND kind = 'settlement'", (game_id,))
+    if settlement is None:
+        raise ValueError(f"Game {game_id} has no settlement to correct.")
+    txn = int(await conn.fetchval(
+        "INSERT INTO ledger_transactions (game_id, guild_id, kind, memo, corrects, created_at) "
+        "VALUES (?, ?, 'correction', ?, ?, ?) RETURNING txn_id", (game_id, guild_id, memo, settlement, now_iso())))
+    await _post(conn, txn, game_id, transfers)
+    await conn.execute("UPDATE ledger_transactions SET closed = 1 WHERE txn_id = ?", (txn,))
+    return txn
 
 
 async def _post(conn: Connection, txn: int, game_id: int, transfers: Sequence[Transfer]) -> None:
@@ -146,10 +153,13 @@ async def player_statement(db: Database, guild_id: int, player_id: int, *, leagu
                             [*params, player_id])
     total, count = (int(row[0]), int(row[1])) if row else (0, 0)
     rows = await db.fetchall(
-        f"SELECT t.txn_id, t.game_id, g.table_id, t.kind, t.created_at, SUM(p.amount) AS amount "
+        f"SELECT t.txn_id, t.game_id, g.table_id, t.kind, t.created_at, SUM(p.amount) AS amount, "
+        f"gc.kind AS correction, gc.reason AS correction_reason, pm.display_name AS made_by "
         f"FROM ledger_postings p JOIN ledger_transactions t USING (txn_id) "
-        f"LEFT JOIN games g ON g.game_id = t.game_id WHERE {where} AND p.player_id = ? "
-        f"GROUP BY t.txn_id, t.game_id, g.table_id, t.kind, t.created_at ORDER BY t.txn_id DESC LIMIT ?",
+        f"LEFT JOIN games g ON g.game_id = t.game_id LEFT JOIN game_corrections gc ON gc.txn_id = t.txn_id "
+        f"LEFT JOIN players pm ON pm.player_id = gc.made_by WHERE {where} AND p.player_id = ? "
+        f"GROUP BY t.txn_id, t.game_id, g.table_id, t.kind, t.created_at, gc.kind, gc.reason, pm.display_name "
+        f"ORDER BY t.txn_id DESC LIMIT ?",
         [*params, player_id, limit])
     latest = [dict(r) for r in rows]
     # Each transaction's reasons, joined in the order posted (a string aggregate is spelled differently by each
@@ -168,7 +178,10 @@ async def player_statement(db: Database, guild_id: int, player_id: int, *, leagu
 
 
 LEDGER_CSV_COLUMNS = ("txn_id", "created_at", "kind", "game_id", "table_id", "league", "account", "player_id",
-                      "player_name", "seat", "amount", "reason", "memo")
+                      "player_name", "seat", "amount", "reason", "memo",
+                      # a correction of the league's record (a void, a game recorded at a physical table): what,
+                      # who made it and when, and why
+                      "correction", "made_by", "made_by_name", "made_at", "correction_reason")
 
 
 async def guild_postings(db: Database, guild_id: int, *, league_id: int | None = None) -> list[tuple[object, ...]]:
@@ -177,8 +190,13 @@ async def guild_postings(db: Database, guild_id: int, *, league_id: int | None =
     where, params = _scope(guild_id, league_id)
     rows = await db.fetchall(
         f"SELECT t.txn_id, t.created_at, t.kind, t.game_id, g.table_id, l.name, p.account, p.player_id, "
-        f"pl.display_name, p.seat, p.amount, p.reason, t.memo FROM ledger_postings p "
-        f"JOIN ledger_transactions t USING (txn_id) LEFT JOIN games g ON g.game_id = t.game_id "
+        f"pl.display_name, p.seat, p.amount, p.reason, t.memo, gc.kind, gc.made_by, pm.display_name, gc.made_at, "
+        f"gc.reason FROM ledger_transactions t "
+        # a correction that moved no chips (the void of a wall game) is still a line, with no account
+        f"LEFT JOIN ledger_postings p ON p.txn_id = t.txn_id LEFT JOIN games g ON g.game_id = t.game_id "
         f"LEFT JOIN tables tb ON tb.table_id = g.table_id LEFT JOIN leagues l ON l.league_id = tb.league_id "
-        f"LEFT JOIN players pl ON pl.player_id = p.player_id WHERE {where} ORDER BY t.txn_id, p.posting_id", params)
+        f"LEFT JOIN players pl ON pl.player_id = p.player_id "
+        f"LEFT JOIN game_corrections gc ON gc.txn_id = t.txn_id LEFT JOIN players pm ON pm.player_id = gc.made_by "
+        f"WHERE {where} AND (p.posting_id IS NOT NULL OR gc.kind IS NOT NULL) ORDER BY t.txn_id, p.posting_id",
+        params)
     return [tuple(r) for r in rows]

@@ -305,6 +305,88 @@ MIGRATIONS: list[str] = [
     CREATE INDEX postings_by_txn ON ledger_postings (txn_id);
     CREATE INDEX transactions_by_game ON ledger_transactions (game_id);
     """,
+    # 6 (issue 31): a league's scoring (chips or tournament points,
+    # and how its standings rank: a JSON object, '{}' for chips and totals as before). Corrections of a league's
+    # record: a game voided (a correcting ledger transaction) or recorded at a physical table, with who did it,
+    # when and why. League nights: the night itself (when, its rounds, what a remainder of players does, the
+    # sign-up and results messages), who signed up, the tables of each round, and who was away (a computer
+    # playing her seat) in each game.
+    """
+    ALTER TABLE leagues ADD COLUMN scoring TEXT NOT NULL DEFAULT '{}';
+
+    CREATE TABLE game_corrections (
+        correction_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id       INTEGER NOT NULL REFERENCES games (game_id),
+        guild_id      INTEGER NOT NULL,
+        kind          TEXT NOT NULL CHECK (kind IN ('void', 'recorded')),
+        txn_id        INTEGER REFERENCES ledger_transactions (txn_id),  -- the correction or the settlement
+        reason        TEXT NOT NULL DEFAULT '',
+        detail        TEXT NOT NULL DEFAULT '{}',       -- a recorded game's outcome (thrower, exposures, dead hands)
+        made_by       INTEGER NOT NULL,
+        made_at       TEXT NOT NULL,
+        UNIQUE (game_id, kind)
+    );
+    CREATE INDEX corrections_by_guild ON game_corrections (guild_id, made_at);
+
+    CREATE TABLE nights (
+        night_id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        league_id        INTEGER NOT NULL REFERENCES leagues (league_id),
+        guild_id         INTEGER NOT NULL,
+        channel_id       INTEGER NOT NULL,              -- the league's channel: the sign-up and the results
+        starts_at        TEXT NOT NULL,
+        closes_at        TEXT NOT NULL,                 -- registration closes (and the reminders go)
+        rounds           INTEGER NOT NULL CHECK (rounds BETWEEN 1 AND 12),
+        round_games      INTEGER CHECK (round_games BETWEEN 1 AND 16),       -- a round is so many games ...
+        round_minutes    INTEGER CHECK (round_minutes BETWEEN 10 AND 300),   -- ... or so many minutes
+        remainder        TEXT NOT NULL CHECK (remainder IN ('three', 'computers')),
+        absent           TEXT NOT NULL CHECK (absent IN ('counts', 'zero')),
+        rules            TEXT NOT NULL,                 -- the tables' rules (TableRules as JSON)
+        seed             INTEGER NOT NULL,              -- the draws for seats and East
+        status           TEXT NOT NULL CHECK (status IN ('signup', 'closed', 'playing', 'finished', 'cancelled')),
+        round            INTEGER NOT NULL DEFAULT 0,    -- the round being played (0: not started)
+        round_started_at TEXT,
+        signup_message_id INTEGER,
+        reminded         INTEGER NOT NULL DEFAULT 0 CHECK (reminded IN (0, 1)),
+        results_status   TEXT CHECK (results_status IN ('due', 'posted', 'failed')),
+        results_message_id INTEGER,
+        results_tries    INTEGER NOT NULL DEFAULT 0,
+        results_next_try TEXT,
+        created_by       INTEGER,
+        created_at       TEXT NOT NULL,
+        CHECK ((round_games IS NULL) <> (round_minutes IS NULL))
+    );
+    CREATE INDEX nights_by_league ON nights (league_id, starts_at);
+    CREATE INDEX nights_by_status ON nights (status);
+
+    CREATE TABLE night_players (
+        night_id   INTEGER NOT NULL REFERENCES nights (night_id),
+        player_id  INTEGER NOT NULL,
+        name       TEXT NOT NULL,
+        status     TEXT NOT NULL CHECK (status IN ('in', 'out')),
+        from_round INTEGER NOT NULL DEFAULT 1,          -- a latecomer plays from the next round
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (night_id, player_id)
+    );
+
+    CREATE TABLE night_tables (
+        night_id     INTEGER NOT NULL REFERENCES nights (night_id),
+        round        INTEGER NOT NULL,
+        table_no     INTEGER NOT NULL,
+        table_id     INTEGER REFERENCES tables (table_id),
+        seats        TEXT NOT NULL,                     -- JSON: the player in each seat, null for a computer
+        players      INTEGER NOT NULL CHECK (players IN (3, 4)),
+        status       TEXT NOT NULL CHECK (status IN ('seated', 'opened', 'playing', 'done')),
+        next_deal_at TEXT,
+        PRIMARY KEY (night_id, round, table_no)
+    );
+    CREATE UNIQUE INDEX night_table_ids ON night_tables (table_id);
+
+    CREATE TABLE night_away (
+        game_id   INTEGER NOT NULL REFERENCES games (game_id),
+        player_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, player_id)
+    );
+    """,
     # provable deals (docs/rules.md, *Provable deals*; bot/store/fairness.py). Each game dealt gets a commitment
     # to its deal, written with the game; its salt is revealed with the seed when the game ends. Games dealt before
     # have a row of scheme 'none' (nothing was committed then), so a dealt game without a row is one whose

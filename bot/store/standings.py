@@ -45,6 +45,18 @@ class Standing:
     mahjong_rate: float
     self_picks: int
     jokerless_wins: int
+    # A league that ranks otherwise than by chips over every game (issue 31): what it ranks by (tournament
+    # points, a week's best games, an average a game), and whether the player has played enough games to be ranked.
+    score: float | None = None
+    ranked: bool = True
+
+    @property
+    def value(self) -> float:
+        """What the standings rank by: ``score`` where the league has one, else net chips."""
+        return self.net if self.score is None else self.score
+
+
+CSV_COLUMNS = ("rank", "player_id", "name", "net", "games", "wins", "mahjong_rate", "self_picks", "jokerless_wins")
 
 
 def parse_week(label: str) -> tuple[int, int]:
@@ -142,7 +154,9 @@ async def standings(db: Database, guild_id: int, start: datetime | None = None,
                     end: datetime | None = None, *, league_id: int | None = None) -> list[Standing]:
     """Every human player's totals over the guild's games (those of one league's tables, with ``league_id``)
     that ended in [start, end), best net first."""
-    where = "g.guild_id = ? AND g.ended_at IS NOT NULL"
+    # A voided game no longer counts (its chips were put back by a correcting transaction: bot/store/corrections).
+    where = ("g.guild_id = ? AND g.ended_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM game_corrections gc "
+             "WHERE gc.game_id = g.game_id AND gc.kind = 'void')")
     params: list[object] = [guild_id]
     if league_id is not None:
         where += " AND g.table_id IN (SELECT table_id FROM tables WHERE league_id = ?)"
@@ -182,12 +196,14 @@ async def weekly_standings(db: Database, guild_id: int, label: str | None = None
 
 
 def to_csv(rows: list[Standing]) -> str:
-    """The standings as CSV text, one row per player with rank."""
+    """The standings as CSV text, one row per player with rank; with a ``score`` column where the league ranks by
+    one (tournament points, best games, an average), and ``ranked`` (an average's minimum met)."""
+    scored = any(row.score is not None for row in rows)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["rank", "player_id", "name", "net", "games", "wins", "mahjong_rate", "self_picks",
-                     "jokerless_wins"])
+    writer.writerow([*CSV_COLUMNS, *(("score", "ranked") if scored else ())])
     for rank, row in enumerate(rows, start=1):
         data = asdict(row)
-        writer.writerow([rank, *data.values()])
+        line = [rank, *(data[column] for column in CSV_COLUMNS[1:])]
+        writer.writerow([*line, *((row.score, int(row.ranked)) if scored else ())])
     return out.getvalue()

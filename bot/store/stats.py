@@ -2,9 +2,9 @@
 count, each with who sat where, how it ended and each seat's chips from the ledger.
 
 Nothing here is a counter: every figure is read afresh from the games' recorded results, their seats and the
-ledger's closed postings, so no total can drift from the record. :func:`counted_games` is the one place that says
-which games count; a rule that takes a game out of the standings (a voided game, say) belongs in its ``WHERE``,
-and the statistics follow.
+ledger's closed postings, so no total can drift from the record. :func:`counted_where` is the one place that says
+which games count, the same games as the standings (finished, not voided); a rule that takes a game out of the
+standings belongs in its ``WHERE`` too, and the statistics follow.
 """
 
 from __future__ import annotations
@@ -35,8 +35,11 @@ class CountedGame:
 
 def counted_where(guild_id: int | None, league_id: int | None) -> tuple[str, list[object]]:
     """The ``WHERE`` clause (over ``games g``) of the games the standings count: finished (a game abandoned when
-    its table closed has no end), in one guild or every one, of one league's tables or every table."""
-    where = "g.ended_at IS NOT NULL"
+    its table closed has no end) and not voided, in one guild or every one, of one league's tables or every table."""
+    # As the standings: a voided game no longer counts (bot/store/corrections.py); a game recorded at a physical
+    # table counts like any other.
+    where = ("g.ended_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM game_corrections gc "
+             "WHERE gc.game_id = g.game_id AND gc.kind = 'void')")
     params: list[object] = []
     if guild_id is not None:
         where += " AND g.guild_id = ?"

@@ -18,13 +18,13 @@ import discord
 
 from bot.service.decisions import gone_message
 from bot.service.errors import ErrorKind, NeedsConfirmation, TableError
-from bot.service.surface import TableCalls
+from bot.service.surface import NightCalls, TableCalls
 from bot.service.updates import SeatUpdate, TablePhase
 
 from ..door import Door, Interaction
 from ..payload import Payload
 from ..show import components as c
-from ..show import look
+from ..show import look, night_look
 from ..show.dms import Dms
 from ..show.drawing import Drawing
 from ..show.ids import Helper
@@ -38,12 +38,14 @@ class Controls:
     """The handlers behind every component (:class:`cogs.show.components.Handlers`), and behind the slash commands
     that do what a button does."""
 
-    def __init__(self, service: TableCalls, door: Door, presenter: Presenter, dms: Dms, drawing: Drawing) -> None:
+    def __init__(self, service: TableCalls, door: Door, presenter: Presenter, dms: Dms, drawing: Drawing,
+                 nights: NightCalls | None = None) -> None:
         self.service = service
         self.door = door
         self.presenter = presenter
         self.dms = dms
         self.drawing = drawing
+        self.nights = nights
 
     async def act(self, interaction: Interaction, table: int, token: str, key: str, *, confirm: bool = False) -> None:
         """Make a move for the presser (``confirm``: one she was asked about and chose anyway)."""
@@ -124,6 +126,19 @@ class Controls:
                 raise TableError(ErrorKind.ILLEGAL, "You can't call this tile: an exposure needs the matching tiles "
                                  "(or jokers) in your rack, and the group must fit a line of the card.")
             await self.door.reply(interaction, "Call it as:", components=c.call_components(table, token, choices))
+        except Exception as exc:
+            await report_error(self.door, interaction, exc)
+
+    async def night_answer(self, interaction: Interaction, night: int, coming: bool) -> None:
+        """I'm in / Can't come: the sign-up message brought up to date through the press, and a private line."""
+        try:
+            if self.nights is None or interaction.guild_id is None:
+                raise TableError(ErrorKind.GONE, "That night is no longer here.")
+            await self.door.defer(interaction)
+            view = await self.nights.answer(interaction.guild_id, night, interaction.user.id,
+                                            interaction.user.display_name, coming)
+            await self.door.edit_response(interaction, night_look.signup_payload(view))
+            await self.door.reply(interaction, night_look.answer_text(view, interaction.user.id, coming))
         except Exception as exc:
             await report_error(self.door, interaction, exc)
 

@@ -45,6 +45,9 @@ class Handlers(Protocol):
     async def helper(self, interaction: Interaction, table: int, helper: Helper) -> None:
         """A lobby step, or one of the private helpers."""
 
+    async def night_answer(self, interaction: Interaction, night: int, coming: bool) -> None:
+        """I'm in / Can't come, for a league night."""
+
 
 class Components(discord.ui.View):
     """A message's buttons and selects. discord.py never stores or dispatches it (see the module's docstring): every
@@ -259,9 +262,48 @@ class HelperButton(Component):
         return _button(self.custom_id, label or look.label, look.style, row)
 
 
+@dataclass(frozen=True)
+class SignupButton(Component):
+    """A league night's sign-up: I'm in, or Can't come. It names a night, not a table (``table`` is 0): it is
+    pressed in a server's channel, never in a DM, so no process needs to find its table."""
+
+    pattern: ClassVar[re.Pattern[str]] = re.compile(ids.SIGNUP)
+    night: int
+    coming: bool
+    table: int = 0
+
+    @classmethod
+    def parse(cls, match: re.Match[str], values: list[str]) -> SignupButton:
+        """The button a press came from."""
+        return cls(int(match["night"]), match["answer"] == "in")
+
+    @property
+    def custom_id(self) -> str:
+        """The component's custom_id (:mod:`cogs.show.ids`)."""
+        return ids.signup_id(self.night, self.coming)
+
+    async def handle(self, handlers: Handlers, interaction: Interaction) -> None:
+        """Answer for the presser."""
+        await handlers.night_answer(interaction, self.night, self.coming)
+
+    def draw(self) -> discord.ui.Button[Components]:
+        """The button."""
+        if self.coming:
+            return _button(self.custom_id, "I'm in", discord.ButtonStyle.success, 0)
+        return _button(self.custom_id, "Can't come", discord.ButtonStyle.secondary, 0)
+
+
+def signup_components(night: int) -> Components:
+    """A night's sign-up buttons."""
+    view = Components()
+    view.add_item(SignupButton(night, True).draw())
+    view.add_item(SignupButton(night, False).draw())
+    return view
+
+
 # Every kind of component: a press is read by the first whose pattern matches its custom_id (cogs.press.router).
 COMPONENTS: tuple[type[Component], ...] = (ActButton, ConfirmButton, MoveSelect, TilePickSelect, CallButton,
-                                           HelperButton)
+                                           HelperButton, SignupButton)
 
 
 def read_press(custom_id: str, values: list[str]) -> Component | None:
@@ -273,10 +315,12 @@ def read_press(custom_id: str, values: list[str]) -> Component | None:
 
 
 def table_named(custom_id: str) -> int | None:
-    """The table a component's custom_id names (every one of ours names one); None if it is none of ours."""
+    """The table a component's custom_id names (every one of ours but a night's sign-up names one); None if it is
+    none of ours or names no table."""
     for kind in COMPONENTS:
         if (match := kind.pattern.fullmatch(custom_id)) is not None:
-            return int(match["table"])
+            table = match.groupdict().get("table")
+            return int(table) if table is not None else None
     return None
 
 

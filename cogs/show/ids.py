@@ -15,6 +15,7 @@ that registry (:mod:`cogs.press.router`). A move's part is an action key, built 
     ch:c:<table>:<token>          "Call": show me the exposures I can make with this discard
     ch:t:<table>:<helper>         a helper (:class:`Helper`): the lobby's buttons and the private helpers,
                                   answered for the presser alone
+    ch:n:<night>:<in|out>         a league night's sign-up: I'm in, Can't come (the one kind that names no table)
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ CONFIRM = rf"ch:y:{_TABLE}:{_TOKEN}:(?P<key>[^:]{{1,60}})"
 SELECT = rf"ch:s:{_TABLE}:{_TOKEN}:(?P<n>[0-9])"
 PICK = rf"ch:p:{_TABLE}:{_TOKEN}:(?P<mode>[cbk])"
 CALL = rf"ch:c:{_TABLE}:{_TOKEN}"
+SIGNUP = r"ch:n:(?P<night>\d{1,18}):(?P<answer>in|out)"
 TABLE = rf"ch:t:{_TABLE}:(?P<what>{'|'.join(helper.value for helper in HELPERS)})"
 
 
@@ -98,3 +100,8 @@ def call_id(table: int, token: str) -> str:
 def helper_id(table: int, helper: Helper) -> str:
     """A helper button of a table."""
     return f"ch:t:{table}:{helper.value}"
+
+
+def signup_id(night: int, coming: bool) -> str:
+    """A league night's sign-up button: I'm in, or Can't come."""
+    return f"ch:n:{night}:{'in' if coming else 'out'}"

@@ -9,11 +9,12 @@ import asyncio
 import io
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 import discord
 
+from bot.service.corrections import CorrectionRow, GameRow, PhysicalGame
 from bot.service.leagues import (
     DAYS,
     LeagueInfo,
@@ -24,6 +25,7 @@ from bot.service.leagues import (
     Statement,
     WeekStandings,
 )
+from bot.service.scoring import LeagueScoring
 from bot.service.weeks import week_name
 from renderers import Rendered, render_season, render_weekly
 
@@ -52,17 +54,72 @@ def plain(name: str, width: int | None = None) -> str:
     return text
 
 
-def standings_table(rows: Sequence[Standing], limit: int = TABLE_ROWS) -> str:
-    """The compact text table: rank, player, net chips, games, wins."""
+def _column(scoring: LeagueScoring | None) -> str:
+    """The text table's heading for what the standings rank by."""
+    if scoring is None or scoring.plain:
+        return "Net"
+    return {"average": "Avg", "best": "Best"}.get(scoring.rule, "Pts")
+
+
+def _number(value: float) -> str:
+    """A standings figure, signed: whole numbers as such, an average to one decimal."""
+    if float(value).is_integer():
+        return f"{int(value):+d}"
+    return f"{value:+.1f}"
+
+
+def standings_table(rows: Sequence[Standing], limit: int = TABLE_ROWS, scoring: LeagueScoring | None = None) -> str:
+    """The compact text table: rank, player, net chips (or the league's score), games, wins; under an average's
+    minimum a player is listed unranked, marked with a star."""
     if not rows:
         return "No games."
-    lines = [f"{'#':>2}  {'Player':<{NAME_WIDTH}} {'Net':>6} {'Games':>5} {'Wins':>4}"]
-    for rank, row in enumerate(rows[:limit], start=1):
-        lines.append(f"{rank:>2}  {plain(row.name, NAME_WIDTH):<{NAME_WIDTH}} {row.net:>+6} {row.games:>5} "
+    lines = [f"{'#':>2}  {'Player':<{NAME_WIDTH}} {_column(scoring):>6} {'Games':>5} {'Wins':>4}"]
+    rank = 0
+    for row in rows[:limit]:
+        rank += row.ranked
+        place = f"{rank:>2}" if row.ranked else " *"
+        lines.append(f"{place}  {plain(row.name, NAME_WIDTH):<{NAME_WIDTH}} {_number(row.value):>6} {row.games:>5} "
                      f"{row.wins:>4}")
     if len(rows) > limit:
         lines.append(f"… and {len(rows) - limit} more")
+    if scoring is not None and not all(row.ranked for row in rows):
+        lines.append(f" * fewer than {scoring.minimum} games: not ranked yet")
     return "```\n" + "\n".join(lines) + "\n```"
+
+
+MAX_CORRECTIONS = 5  # lines of corrections under the standings (the ledger's export lists every one)
+
+
+def corrections_text(corrections: Sequence[CorrectionRow], league: LeagueRow) -> str:
+    """The standings' detail: each game voided or recorded at a physical table, by whom, when and why."""
+    if not corrections:
+        return ""
+    lines = ["Corrections:"]
+    for fix in corrections[:MAX_CORRECTIONS]:
+        when = _day(datetime.fromisoformat(fix.made_at), league, year=False)
+        what = "voided" if fix.kind == "void" else "recorded at a physical table"
+        why = f": {plain(fix.reason)[:80]}" if fix.kind == "void" else ""
+        lines.append(f"- Game {fix.game_id} {what} by {plain(fix.made_by_name, 40)}, {when}{why}")
+    if len(corrections) > MAX_CORRECTIONS:
+        lines.append(f"- … and {len(corrections) - MAX_CORRECTIONS} more (`/ledger export:True` lists them all)")
+    return "\n".join(lines)
+
+
+def charted(rows: Sequence[Standing], scoring: LeagueScoring, *, season: bool = False) -> list[Standing]:
+    """The rows as the charts draw them: the league's score in ``net`` (the charts draw ``net``), rounded; a
+    season chart of an average draws each week's points, which add up (averages do not)."""
+    if scoring.plain:
+        return list(rows)
+    if season and scoring.rule == "average":
+        return [replace(row, net=round(row.value * row.games)) for row in rows]
+    return [replace(row, net=round(row.value)) for row in rows]
+
+
+def chart_unit(scoring: LeagueScoring, *, season: bool = False) -> str:
+    """What a chart's numbers are."""
+    if season and scoring.rule == "average":
+        return "points"
+    return scoring.what()
 
 
 def _day(moment: datetime, league: LeagueRow, *, year: bool = True) -> str:
@@ -85,9 +142,12 @@ def _filename(name: str) -> str:
 async def week_message(week: WeekStandings) -> Shown:
     """A week's standings: headline, text table and the chart."""
     title = f"{week.league.name} standings"
-    image = await asyncio.to_thread(render_weekly, week.name, week.rows, title=title)
-    content = f"{week_headline(week)}\n{standings_table(week.rows)}"
-    return Shown(content, image, _filename(week.name))
+    scoring = week.league.scoring
+    image = await asyncio.to_thread(render_weekly, week.name, charted(week.rows, scoring), title=title,
+                                    unit=scoring.what())
+    content = "\n".join(part for part in (week_headline(week), standings_table(week.rows, scoring=scoring),
+                                           corrections_text(week.corrections, week.league)) if part)
+    return Shown(content[:2000], image, _filename(week.name))
 
 
 async def season_message(season: SeasonStandings) -> Shown:
@@ -100,9 +160,14 @@ async def season_message(season: SeasonStandings) -> Shown:
         end = datetime.fromisoformat(season.season.ended_at) if season.season.ended_at else None
         span = f"{_day(start, league)} to {_day(end, league)}" if end else f"since {_day(start, league)}"
         what, label = f"season **{season.season.name}** ({span})", season.season.name
-    image = await asyncio.to_thread(render_season, label, season.named_weeks, title=f"{league.name} season")
-    content = f"**{league.name}** · {what}\n{standings_table(season.totals)}"
-    return Shown(content, image, "season.png")
+    scoring = league.scoring
+    weeks = [(name, charted(rows, scoring, season=True)) for name, rows in season.named_weeks]
+    image = await asyncio.to_thread(render_season, label, weeks, title=f"{league.name} season",
+                                    unit=chart_unit(scoring, season=True))
+    content = "\n".join(part for part in (f"**{league.name}** · {what}", standings_table(season.totals,
+                                                                                        scoring=scoring),
+                                           corrections_text(season.corrections, league)) if part)
+    return Shown(content[:2000], image, "season.png")
 
 
 async def server_message(figures: ServerStandings, server: str, leagues: Sequence[str]) -> Shown | str:
@@ -174,7 +239,8 @@ def info_text(info: LeagueInfo) -> str:
              f"Channel: {channel} · time zone {league.timezone} · weeks start on {DAYS[league.week_start]}",
              f"{info.members} member{'s' if info.members != 1 else ''}"
              + (" · players join with their first game at its tables" if league.auto_join else ""),
-             f"Season: **{info.season.name}**" if info.season else f"No season running ({info.seasons} so far)."]
+             f"Season: **{info.season.name}**" if info.season else f"No season running ({info.seasons} so far).",
+             league.scoring.describe()]
     for post in info.problems:
         tries = f"{post.attempts} tr{'y' if post.attempts == 1 else 'ies'}"
         week = week_name(post.week, league.week_start)
@@ -182,3 +248,28 @@ def info_text(info: LeagueInfo) -> str:
                      f"{post.last_error}. Next try <t:{int(datetime.fromisoformat(post.next_try_at).timestamp())}:R>."
                      if post.next_try_at else f"⚠ The {week}: {post.last_error}")
     return "\n".join(lines)[:2000]
+
+
+def game_choice(game: GameRow) -> str:
+    """A game as a suggestion: its number, table, day and how it ended (at most 100 characters)."""
+    when = datetime.fromisoformat(game.ended_at).strftime("%d %b") if game.ended_at else "unfinished"
+    how = f"{plain(game.winner or '?', 30)} won {game.value}" if game.winner else (game.how or "").replace("_", " ")
+    where = "physical table" if game.recorded else f"table {game.table_id}"
+    return f"Game {game.game_id} · {where} · {when} · {how}"[:100]
+
+
+def recorded_text(number: int, league: LeagueRow, seated: Sequence[discord.abc.User], game: PhysicalGame) -> str:
+    """The answer to a recorded physical game: its number, its players by seat and how it ended."""
+    names = {user.id: plain(user.display_name, 40) for user in seated}
+    winds = ("East", "South", "West", "North")
+    lines = [f"Game {number} is recorded for **{league.name}** (played at a physical table):",
+             " · ".join(f"{winds[n]} {names[user.id]}" for n, user in enumerate(seated))]
+    if game.winner is None:
+        lines.append("A wall game" + (f"; {names[game.dead]}'s hand was dead." if game.dead in names else "."))
+    else:
+        how = f"on {names[game.thrower]}'s discard" if game.thrower in names else "self-picked"
+        extra = ", jokerless" if game.jokerless else ""
+        lines.append(f"{names[game.winner]} won with {game.line} {how}{extra}, {game.exposures} "
+                     f"exposure{'s' if game.exposures != 1 else ''}.")
+    lines.append("It counts in the standings now; `/league-admin game void` takes it back out.")
+    return "\n".join(lines)

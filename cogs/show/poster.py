@@ -100,7 +100,7 @@ class WeeklyPoster:
     async def _post(self, job: PostJob) -> int:
         channel_id = job.league.channel_id
         assert channel_id is not None
-        week = WeekStandings(job.league, job.week, job.start, job.end, job.rows)
+        week = WeekStandings(job.league, job.week, job.start, job.end, job.rows, job.corrections)
         if job.interrupted:
             found = await self.door.find_own_post(channel_id, job.league.guild_id, week_headline(week),
                                                   "look for a standings post a crash interrupted",

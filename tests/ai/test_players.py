@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from support.ai_play import play_checking
+from support.cards import language_card
 
 from bot.ai.players import LEVELS, make_player
 from bot.cli import main
@@ -175,3 +176,15 @@ def test_demo_narrates_a_whole_game_and_writes_its_images(tmp_path: Path,
     assert "Mah Jongg!" in out or "wall game" in out
     if "Mah Jongg!" in out:
         assert " #" in out and "chips" in out and "Payouts:" in out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_only_legal_actions_on_the_card_languages_new_lines(level: str) -> None:
+    """R1, R5 (docs/rules.md §8): separate same-tile groups, any wind and a line of 1,008 variants, through each
+    level's analysis, calls and exchanges (the made-up card of tests/support/cards.py)."""
+    card = language_card()
+    rules = table_rules("nmjl", card=card.id)
+    game, _ = Game.new(card, rules, seed=3, east=1)
+    assert play_checking(game, [level, "normal", level, "random"], 3) > 20
+    assert game.state.result is not None

@@ -106,9 +106,10 @@ def test_validate_broken_file_lists_problems_on_stderr(capsys, tmp_path) -> None
     assert code == 1
     assert out == ""
     lines = err.splitlines()
-    assert lines[0].startswith(f"{path}:5: hand h1") and "13" in lines[0]
-    assert lines[1].startswith(f'{path}:12: hand h2, group 1 "NNEE"')
-    assert lines[2] == "2 problem(s) found."
+    assert lines[0].startswith(f"{path}:8: hand h1") and "13" in lines[0]  # the line of its pattern
+    assert lines[1].startswith(f'{path}:15: hand h2, group 1 "NNEE"')
+    assert lines[2] == ("2 problems found. How to write each kind of line: the tutorial at the top of "
+                        "docs/card-format.md.")
 
 
 def test_validate_reports_an_unknown_suit_letter(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -119,6 +120,28 @@ def test_validate_reports_an_unknown_suit_letter(capsys, tmp_path) -> None:  # t
     code, _, err = run(capsys, "card", "validate", str(path))
     assert code == 1
     assert '"2222d"' in err
+
+
+def test_validate_prints_warnings_with_its_report_and_still_exits_0(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "warned.toml"
+    path.write_text('[card]\nid = "w"\nname = "W"\n\n[[hand]]\nid = "h1"\nsection = "S"\n'
+                    'pattern = "FF 1111a Da 1111b Db 11c"\nshift = "any"\nexposed = true\nvalue = 25\n')
+    code, out, err = run(capsys, "card", "validate", str(path))
+    assert code == 0 and err == ""
+    warning, ok = out.splitlines()
+    assert warning.startswith(f"{path}:9: hand h1: warning: the line has a shift but no note")
+    assert ok == "ok: w, 1 line, 27 concrete variants; 1 warning"
+
+
+def test_validate_exits_1_for_toml_mistakes_and_lists_them_all(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "typed.toml"
+    path.write_text('[card]\nid = "t"\nname = "T"\n\n[[hand]]\nid = "h1"\nsection = "S"\n'
+                    "pattern = FF 1111a Da 1111b Db 11c\nexposed = True\nvalue = 25\n")
+    code, out, err = run(capsys, "card", "validate", str(path))
+    assert code == 1 and out == ""
+    lines = err.splitlines()
+    assert [line.split(": not valid TOML")[0] for line in lines[:2]] == [f"{path}:8", f"{path}:9"]
+    assert lines[2].startswith("2 problems found.")
 
 
 def test_validate_missing_file(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -77,7 +77,7 @@ def test_sigkill_at_a_random_moment_loses_and_doubles_nothing(tmp_path: Path, tr
     assert capsys.readouterr().out.strip().endswith("ok")
     # Resuming again finds nothing left to do.
     assert main(["tables", "resume", "--db", str(path)]) == 0
-    assert "finished 0 table(s)" in capsys.readouterr().out
+    assert "finished 0 tables" in capsys.readouterr().out
 
     games = asyncio.run(recorded(path))
     for channel, count, how, winner, line, ended in games:

@@ -7,12 +7,15 @@ import csv
 import io
 import json
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
 from bot.service.clock import ManualClock
+from bot.service.corrections import PhysicalGame
+from bot.service.leagues import LeagueService
 from bot.service.tables import TableService
 from bot.store.db import Database
 
@@ -121,7 +124,7 @@ def test_tables_resume_finishes_computer_tables_only(tmp_path: Path, capsys: pyt
     listed = json.loads(capsys.readouterr().out)
     assert sorted(t["phase"] for t in listed) == ["charleston", "charleston"]
     assert main(["tables", "resume", "--db", str(path)]) == 0
-    assert capsys.readouterr().out.strip() == "finished 1 table(s): 1"
+    assert capsys.readouterr().out.strip() == "finished 1 table: 1"
     assert main(["ledger", "verify", "--db", str(path)]) == 0
 
 
@@ -146,3 +149,35 @@ def test_demo_records_its_game(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_commands_on_a_missing_database_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ledger", "verify", "--db", str(tmp_path / "nope.db")]) == 2
     assert "no database" in capsys.readouterr().err
+
+
+async def _tournament_league(path: Path) -> None:
+    """A league scoring tournament points (the I Love Mahj preset) with two games recorded at a physical table."""
+    db = await Database.open(path)
+    leagues = LeagueService(db, ManualClock(datetime.now(UTC)))
+    league = await leagues.set_channel(await leagues.create(GUILD, "Club"), 5)
+    league = await leagues.set_scoring(league, preset="tournament", rule="average", minimum=2)
+    seats = ((11, "Ruth"), (12, "Sadie"), (13, "Ann"))
+    await leagues.corrections.record(league, PhysicalGame(seats, winner=12, line="2468-1", thrower=13), 1, "Org")
+    await leagues.corrections.record(league, PhysicalGame((*seats, (14, "Bea"))), 1, "Org")
+    await db.close()
+
+
+def test_standings_of_a_league_follow_its_scoring(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "points.db"
+    asyncio.run(_tournament_league(path))
+    assert main(["standings", "--db", str(path), "--guild", str(GUILD), "--league", "club", "--all-time",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["league"] == "Club" and report["scoring"]["rule"] == "average"
+    # Sadie 25 then 10, Ruth 0 then 10, Ann -10 then 10 (averages over 2 games); Bea 10 in one game: unranked.
+    scores = {r["name"]: (r["score"], r["ranked"]) for r in report["standings"]}
+    assert scores == {"Sadie": (17.5, True), "Ruth": (5, True), "Ann": (0, True), "Bea": (10, False)}
+    assert [r["name"] for r in report["standings"]] == ["Sadie", "Ruth", "Ann", "Bea"]
+    assert main(["standings", "--db", str(path), "--guild", str(GUILD), "--league", "Club", "--all-time"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Club, all games: Scoring: tournament points") and "  * Bea" in text
+    assert main(["standings", "--db", str(path), "--league", "Club"]) == 2
+    assert "--league needs --guild" in capsys.readouterr().err
+    assert main(["standings", "--db", str(path), "--guild", str(GUILD), "--league", "Nope"]) == 2
+    assert "no league named 'Nope'" in capsys.readouterr().err

@@ -25,15 +25,15 @@ def test_render_rack_writes_png_and_prints_alt(tmp_path: Path, capsys: pytest.Ca
     code, stdout, stderr = run(["render", "rack", "--tiles", "J N N 2B 3C", "--exposed", "GD GD J", "--drawn", "5D",
                                 "-o", str(out), "--repeat", "3"], capsys)
     assert code == 0
-    assert stdout.strip() == ("Your rack, 5 tiles in order: Joker, North, North, 2 Bam, 3 Crak. Just drawn, shown "
-                              "apart on the right: 5 Dot. Exposed: Pung of Green Dragon with 1 joker.")
+    assert stdout.strip() == ("Your rack, 5 tiles in order: Joker, North Wind, North Wind, 2 Bam, 3 Crak. Just drawn, "
+                              "shown apart on the right: 5 Dot. Exposed: Pung of Green Dragon with 1 joker.")
     assert f"wrote {out}: 824x" in stderr
     assert Image.open(out).size[0] == 824
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--tiles", "J 2Q"], '"2Q" is not a tile'),
-    (["--tiles", "3B 3B 3B 3B 3B"], "has only 4"),
+    (["--tiles", "3B 3B 3B 3B 3B"], "a set holds only 4 of them"),
     (["--tiles", "1B 2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 5C", "--drawn", "6C"], "at most 14 tiles"),
     (["--tiles", "1B", "--exposed", "2B 2B"], "at least 3 tiles"),
     (["--tiles", "1B", "--drawn", "XX"], '"XX" is not a tile'),
@@ -47,9 +47,20 @@ def test_render_rack_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert not (tmp_path / "x.png").exists()
 
 
-def test_render_to_an_unwritable_place(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, stderr = run(["render", "rack", "--tiles", "1B", "-o", "/nonexistent/dir/x.png"], capsys)
-    assert code == 2 and "cannot write /nonexistent/dir/x.png" in stderr
+def test_render_to_a_place_behind_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes").write_text("mine")
+    target = tmp_path / "notes" / "x.png"
+    code, _, stderr = run(["render", "rack", "--tiles", "1B", "-o", str(target)], capsys)
+    assert code == 2 and f"{tmp_path / 'notes'} is a file, not a folder" in stderr
+    assert (tmp_path / "notes").read_text() == "mine"
+
+
+def test_render_into_a_missing_folder_creates_it_and_says_so(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "images" / "today" / "x.png"
+    code, _, stderr = run(["render", "rack", "--tiles", "1B", "-o", str(target)], capsys)
+    assert code == 0 and Image.open(target).format == "PNG"
+    assert f"charleston: created the folder {target.parent}" in stderr
 
 
 def test_render_table_from_a_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,7 +68,7 @@ def test_render_table_from_a_replay(tmp_path: Path, capsys: pytest.CaptureFixtur
     code, stdout, _ = run(["render", "table", "--replay", EXAMPLE, "--step", "5", "--names", "Ann, Bea", "-o",
                            str(out)], capsys)
     assert code == 0 and out.exists()
-    assert "South to discard" in stdout and "South, Bea, to play" in stdout and "West, Seat 2:" in stdout
+    assert "South to discard" in stdout and "South, Bea, to play" in stdout and "West:" in stdout
     code, stdout, _ = run(["render", "table", "--replay", EXAMPLE, "-o", str(out)], capsys)
     assert code == 0 and "Mah Jongg! East wins on a discard" in stdout and "Winning hand: 2026 #1, 30 chips" in stdout
 
@@ -137,7 +148,7 @@ def test_render_standings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert stdout.startswith("Weekly standings, ") and "Ruth" in stdout and "Sadie" in stdout
     code, stdout, _ = run(["render", "standings", "--db", str(path), "--guild", "77", "--season", "-o", str(out)],
                           capsys)
-    assert code == 0 and "cumulative net chips over 1 weeks" in stdout
+    assert code == 0 and "cumulative net chips over 1 week for" in stdout
     code, stdout, _ = run(["render", "standings", "--db", str(path), "--week", "2001-W01", "-o", str(out)], capsys)
     assert code == 0 and stdout.strip() == "Weekly standings, week of 1 Jan 2001: no games this week."
 

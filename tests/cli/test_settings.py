@@ -74,4 +74,4 @@ def test_bot_check_counts_the_tables_without_restoring_them(tmp_path: Path, monk
     monkeypatch.setenv("CHARLESTON_DB", "here.db")
     capsys.readouterr()
     assert main(["bot", "--check"]) == 0
-    assert "database here.db (1 open table(s))" in capsys.readouterr().out and restores == []
+    assert "database here.db (1 open table)" in capsys.readouterr().out and restores == []

@@ -140,5 +140,5 @@ def test_invite_and_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     link = capsys.readouterr().out
     assert "client_id=123456789012345678" in link and "scope=bot+applications.commands" in link
     assert main(["bot", "--check"]) == 0
-    assert "ok: settings are valid; database here.db (0 open table(s))" in capsys.readouterr().out
+    assert "ok: settings are valid; database here.db (0 open tables)" in capsys.readouterr().out
     assert (tmp_path / "here.db").exists()

@@ -52,8 +52,10 @@ async def test_importing_a_card_with_a_good_file_and_three_bad_ones(discord_doub
                                           file=ruth.upload("weeds.toml", MALFORMED, "application/toml")))
         assert bad.ephemeral and "nothing was imported" in bad.content
         lines = bad.content.splitlines()
-        assert any("weeds.toml:5: hand w-1: the groups add up to 13 tiles" in x for x in lines)
-        assert any("weeds.toml:12: hand w-2: unknown key 'vaule'" in x for x in lines)
+        # each problem on the line of the key at fault, the missing value on the line of its misspelling
+        assert any("weeds.toml:8: hand w-1: the groups add up to 13 tiles" in x for x in lines)
+        assert any("weeds.toml:17: hand w-2: unknown key `vaule`; did you mean `value`?" in x for x in lines)
+        assert any("weeds.toml:17: hand w-2: missing `value`" in x for x in lines)
         # Too big: refused from its size, before it is downloaded.
         big = await answer_to(await ruth.slash("card-admin", "import", name="big",
                                           file=ruth.upload("big.toml", GOOD + b"#" * 300_000)))

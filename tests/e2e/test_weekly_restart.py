@@ -5,48 +5,14 @@ again). The bot runs as a separate process with a clock the test sets (tests/sup
 from __future__ import annotations
 
 import asyncio
-import signal
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from support.bot_runs import bot_env
+from support.clocked_bots import kill, set_clock, start_clocked_bot
 from support.discord_double import Double
 from support.league_bots import answer_to, create_league, past_the_week_end, standings_posts
 
 from bot.store.db import Database
-
-PROCESS = Path(__file__).resolve().parents[1] / "support" / "league_bot_process.py"
-
-
-async def _start(double: Double, db: Path, clock: Path, run: int) -> asyncio.subprocess.Process:
-    log = (db.parent / f"run-{run}.log").open("wb")  # a file, not a pipe nobody reads while it runs
-    process = await asyncio.create_subprocess_exec(
-        # Computers think and images are drawn in the bot's own process: on a loaded machine, spawning worker
-        # processes took longer than the 5 s the test gives /table start to answer.
-        sys.executable, str(PROCESS), env=bot_env(double, db, CHARLESTON_TEST_CLOCK=str(clock),
-                                                   CHARLESTON_THINK_WORKERS="0", CHARLESTON_RENDER_WORKERS="0"),
-        cwd=str(db.parent), stdout=log, stderr=log)
-    log.close()
-    try:
-        await double.wait_for(lambda: double.gateway.identifies == run and double.gateway.connected, 30,
-                              f"bot run {run} to identify")
-        await double.wait_for_commands("league-admin", "table")
-    except BaseException:
-        process.kill()
-        await asyncio.wait_for(process.wait(), 20)
-        raise AssertionError(f"bot run {run} did not come up:\n{(db.parent / f'run-{run}.log').read_text()[-3000:]}"
-                             ) from None
-    return process
-
-
-def _set_clock(path: Path, moment: datetime) -> None:
-    path.write_text(moment.isoformat(), encoding="utf-8")
-
-
-async def _kill(process: asyncio.subprocess.Process) -> None:
-    process.send_signal(signal.SIGKILL)
-    await asyncio.wait_for(process.wait(), 20)
 
 
 async def _until(reader: Database, query: str, wanted: int, what: str, timeout: float = 30) -> None:
@@ -65,10 +31,10 @@ async def test_killed_and_restarted_across_the_week_end_the_bot_posts_the_week_o
     double = discord_double
     db, clock = tmp_path / "restart.db", tmp_path / "clock.txt"
     start = datetime.now(UTC)
-    _set_clock(clock, start)
+    set_clock(clock, start)
     ruth, room = double.user("ruth"), double.channel("standings")
 
-    process = await _start(double, db, clock, run=1)
+    process = await start_clocked_bot(double, db, clock, run=1)
     try:
         await create_league(double, ruth, "Weekly")
         await answer_to(await ruth.slash("league-admin", "channel", channel=room))
@@ -80,7 +46,7 @@ async def test_killed_and_restarted_across_the_week_end_the_bot_posts_the_week_o
             await answer_to(await thread.slash("table", "computer", level="normal"))
         await answer_to(await thread.slash("table", "start"))
         # Ruth lets her Charleston time run out: the bot's clock hands her seat to a computer, which plays on.
-        _set_clock(clock, start + timedelta(minutes=3))
+        set_clock(clock, start + timedelta(minutes=3))
         reader = await Database.open(db)
         try:
             await _until(reader, "SELECT COUNT(*) FROM ledger_transactions WHERE kind = 'settlement'", 1,
@@ -89,21 +55,21 @@ async def test_killed_and_restarted_across_the_week_end_the_bot_posts_the_week_o
         finally:
             await reader.close()
     finally:
-        await _kill(process)
+        await kill(process)
 
     # Down over the week's end: the restarted bot posts the finished week; killed again just after posting.
-    _set_clock(clock, start + past_the_week_end())
-    process = await _start(double, db, clock, run=2)
+    set_clock(clock, start + past_the_week_end())
+    process = await start_clocked_bot(double, db, clock, run=2)
     try:
         await double.wait_for(lambda: standings_posts(room), 30, "the week's standings after the restart")
     finally:
-        await _kill(process)
+        await kill(process)
     (post,) = standings_posts(room)
     assert post.content.startswith("**Weekly** · standings for the week of ") and "Ruth" in post.content
 
     # Started again, a week later still: the next week (no games) is handled, the first is not posted again.
-    _set_clock(clock, start + past_the_week_end() + timedelta(days=7))
-    process = await _start(double, db, clock, run=3)
+    set_clock(clock, start + past_the_week_end() + timedelta(days=7))
+    process = await start_clocked_bot(double, db, clock, run=3)
     reader = await Database.open(db)
     try:
         # Both weeks settled: the next one recorded, and the first one's record finished (a kill just after the
@@ -116,4 +82,4 @@ async def test_killed_and_restarted_across_the_week_end_the_bot_posts_the_week_o
         assert standings_posts(room) == [post]
     finally:
         await reader.close()
-        await _kill(process)
+        await kill(process)

@@ -6,57 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
+from support.card_files import SOURCE, card_text, header_lines, key_line, load_line, only_problem, problems_for
 
 from bot.engine.cardfile import load_card_text, validate_card_text
 from bot.engine.errors import CardError
 from bot.engine.tiles import SET_1946, STANDARD, Suit, Tile, number_tile
 from bot.service.cards import DEFAULT_CARDS_DIR, load_card
-
-SOURCE = "test.toml"
-
-
-def card_text(*hands: dict[str, object], wild: str | None = None, extra_card: str = "") -> str:
-    """A card file with one [[hand]] table per dict, written key by key (strings quoted, lists as TOML)."""
-    lines = ["[card]", 'id = "test"', 'name = "Test card"']
-    if wild:
-        lines.append(f'wild = "{wild}"')
-    if extra_card:
-        lines.append(extra_card)
-    for hand in hands:
-        lines += ["", "[[hand]]"]
-        full = {"section": "S", "exposed": True, "value": 25, **hand}
-        for key, value in full.items():
-            lines.append(f"{key} = {toml_value(value)}")
-    return "\n".join(lines) + "\n"
-
-
-def toml_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return str(value)
-
-
-def header_lines(text: str) -> list[int]:
-    return [n for n, line in enumerate(text.splitlines(), start=1) if line.strip() == "[[hand]]"]
-
-
-def problems_for(pattern: str | list[str], **keys: object) -> tuple[list[str], int]:
-    """Problems of a one-hand card with this pattern, and the file line of its [[hand]] header."""
-    wild = keys.pop("wild", None)
-    text = card_text({"id": "h1", "pattern": pattern, **keys}, wild=wild)  # type: ignore[arg-type]
-    return validate_card_text(text, SOURCE), header_lines(text)[0]
-
-
-def only_problem(pattern: str | list[str], **keys: object) -> str:
-    problems, line = problems_for(pattern, **keys)
-    assert len(problems) == 1, problems
-    problem = problems[0]
-    assert problem.startswith(f"{SOURCE}:{line}: hand h1"), problem
-    return problem
 
 
 def group_problem(problem: str, position: int, token: str) -> None:
@@ -166,12 +121,6 @@ def test_letter_y_without_x() -> None:
     group_problem(problem, 1, "1111y")
 
 
-def test_clash_two_groups_always_the_same_tile() -> None:
-    problem = only_problem("222a 22a 1111a 33333b")
-    group_problem(problem, 2, "22a")
-    assert "one group" in problem
-
-
 def test_two_singles_of_the_same_tile_are_not_a_clash() -> None:
     # a year such as 2022 has two singles of the same tile: that is how it is printed
     problems, _ = problems_for("2022a 1111b 2222b 66c")
@@ -196,22 +145,22 @@ def test_F_on_a_joker_card_is_fine() -> None:
 
 
 def test_shift_outside_1_to_9() -> None:
-    problem = only_problem("1111a 2222a 3333a 44a", shift=[0, 6])
+    problem = only_problem("1111a 2222a 3333a 44a", "shift", shift=[0, 6])
     assert "shift 6" in problem and "7-10" in problem
 
 
 def test_negative_shift_outside_1_to_9() -> None:
-    problem = only_problem("1111a 2222a 3333a 44a", shift=[-1])
+    problem = only_problem("1111a 2222a 3333a 44a", "shift", shift=[-1])
     assert "0-3" in problem
 
 
 def test_shift_on_a_line_without_numbers() -> None:
-    problem = only_problem("NNNN EEEE WWWW SS", shift="any")
+    problem = only_problem("NNNN EEEE WWWW SS", "shift", shift="any")
     assert "no numbers" in problem
 
 
 def test_bad_shift_value() -> None:
-    problem = only_problem("1111a 2222a 3333a 44a", shift="some")
+    problem = only_problem("1111a 2222a 3333a 44a", "shift", shift="some")
     assert "shift" in problem
 
 
@@ -244,28 +193,65 @@ def test_a_line_is_kept_if_at_least_one_variant_can_be_made() -> None:
     assert {t for v in variants for t, _ in v.groups} == {Tile.RD, Tile.GD, Tile.WD}
 
 
-def test_unknown_key_in_hand_and_in_card() -> None:
-    text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a", "vaule": 25}, extra_card='colour = "red"')
+def test_unknown_key_in_hand_and_in_card_is_named_on_its_own_line() -> None:
+    text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a", "colr": 25}, extra_card='colour = "red"')
     problems = validate_card_text(text, SOURCE)
-    assert any("unknown key 'vaule'" in p and "hand h1" in p for p in problems), problems
-    assert any("unknown key 'colour'" in p and "[card]" in p for p in problems), problems
-    assert len(problems) == 2
+    assert problems == [f"{SOURCE}:4: [card]: unknown key `colour` (the keys are id, name, year, ruleset, wild) "
+                        "(see docs/card-format.md#the-card-table)",
+                        f"{SOURCE}:{key_line(text, 'colr')}: hand h1: unknown key `colr` (the keys are id, section, "
+                        "pattern, exposed, value, east_value, shift, note, singles_and_pairs) "
+                        "(see docs/card-format.md#the-hand-table)"]
+
+
+def test_a_misspelt_value_is_an_unknown_key_with_a_suggestion_and_a_missing_value() -> None:
+    text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a"}).replace("value = 25", "vaule = 25")
+    problems = validate_card_text(text, SOURCE)
+    assert problems == [
+        f"{SOURCE}:{key_line(text, 'vaule')}: hand h1: unknown key `vaule`; did you mean `value`? "
+        "(see docs/card-format.md#the-hand-table)",
+        f"{SOURCE}:{key_line(text, 'vaule')}: hand h1: missing `value`: the value printed at the end of the line, "
+        "such as value = 25 (see docs/card-format.md#from-a-printed-line-to-its-hand)"]
+
+
+def test_a_missing_key_with_no_misspelling_is_named_on_its_tables_header() -> None:
+    text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a", "colour": "red"}).replace("value = 25\n", "")
+    problems = validate_card_text(text, SOURCE)
+    assert f"{SOURCE}:{header_lines(text)[0]}: hand h1: missing `value`" in "\n".join(problems)
+    assert any(p.startswith(f"{SOURCE}:{key_line(text, 'colour')}: hand h1: unknown key `colour`") for p in problems)
+
+
+def test_a_misspelt_card_key_is_named_with_the_missing_one_on_its_line() -> None:
+    text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a"}).replace('name = "Test card"', 'nmae = "T"')
+    problems = validate_card_text(text, SOURCE)
+    line = text.splitlines().index('nmae = "T"') + 1
+    assert problems[0] == f"{SOURCE}:{line}: [card]: missing `name`: the card's name as players see it, such as " \
+        'name = "Tuesday league card 2026" (see docs/card-format.md#from-a-printed-line-to-its-hand)'
+    assert problems[1] == f"{SOURCE}:{line}: [card]: unknown key `nmae`; did you mean `name`? " \
+        "(see docs/card-format.md#the-card-table)"
 
 
 def test_missing_required_keys() -> None:
     text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a", "value": 0})
     text = text.replace("exposed = true\n", "")
     problems = validate_card_text(text, SOURCE)
-    assert any("'exposed'" in p for p in problems), problems
-    assert any("'value'" in p for p in problems), problems
+    assert any("missing `exposed`" in p for p in problems), problems
+    assert any(p.startswith(f"{SOURCE}:{key_line(text, 'value')}: hand h1: `value` must be a whole number")
+               for p in problems), problems
+
+
+def test_a_line_with_a_missing_key_is_still_checked_for_every_other_problem() -> None:
+    text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 4a"}).replace("value = 25\n", "")
+    problems = validate_card_text(text, SOURCE)
+    assert len(problems) == 2
+    assert "missing `value`" in problems[0] and "13 tiles" in problems[1]
 
 
 def test_duplicate_ids() -> None:
     text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a"},
                      {"id": "h1", "pattern": "1111a 2222a 3333a 55a"})
     problems = validate_card_text(text, SOURCE)
-    second = header_lines(text)[1]
-    assert problems == [f"{SOURCE}:{second}: hand h1: duplicate id (hand #1 has it too)"]
+    assert problems == [f"{SOURCE}:{key_line(text, 'id', 1)}: hand h1: duplicate id (hand #1 has it too): give "
+                        "each line its own (see docs/card-format.md#from-a-printed-line-to-its-hand)"]
 
 
 def test_duplicate_id_reported_even_when_the_first_hand_has_another_problem() -> None:
@@ -275,11 +261,11 @@ def test_duplicate_id_reported_even_when_the_first_hand_has_another_problem() ->
     assert any("duplicate id" in p for p in problems), problems
 
 
-def test_toml_syntax_error_gives_line_and_column() -> None:
-    problems = validate_card_text('[card]\nid = "x"\nname = \n', SOURCE)
-    assert len(problems) == 1
-    assert problems[0].startswith(f"{SOURCE}: ")
-    assert "line 3" in problems[0] and "column" in problems[0]
+def test_toml_syntax_error_gives_line_and_column_and_says_what_to_write() -> None:
+    text = card_text({"id": "h1", "pattern": "1111a 2222a 3333a 44a"}).replace('name = "Test card"', "name = ")
+    problems = validate_card_text(text, SOURCE)
+    assert problems == [f"{SOURCE}:3: not valid TOML (column 8): nothing follows the = sign: write the value on the "
+                        'same line, such as name = "..." (see docs/card-format.md#typing-toml)']
 
 
 def test_missing_card_table() -> None:
@@ -310,7 +296,6 @@ def test_several_problems_in_one_file_are_all_reported() -> None:
         {"id": "wind", "pattern": "NNNa 1111a 2222a 333a"},
         {"id": "mixed", "pattern": "NNEE 1111a 2222a 33a"},
         {"id": "order", "pattern": "1111b 2222b 3333c 44c"},
-        {"id": "clash", "pattern": "222a 22a 1111a 33333b"},
         {"id": "sp", "pattern": "NN EEE WW SS 1a 2a 3a 4a 5a", "singles_and_pairs": True},
         {"id": "shift", "pattern": "1111a 2222a 3333a 44a", "shift": [0, 6]},
         {"id": "noshift", "pattern": "NNNN EEEE WWWW SS", "shift": "any"},
@@ -322,19 +307,22 @@ def test_several_problems_in_one_file_are_all_reported() -> None:
     text = card_text(*hands)
     problems = validate_card_text(text, SOURCE)
     headers = header_lines(text)
-    expected_ids = ["short", "symbol", "nosuit", "wind", "mixed", "order", "clash", "sp", "shift", "noshift",
-                    "never", "typo", "dup"]
-    assert len(problems) == len(expected_ids), problems
-    for hand_id in expected_ids:
+    expected = {"short": "pattern", "symbol": "pattern", "nosuit": "pattern", "wind": "pattern", "mixed": "pattern",
+                "order": "pattern", "sp": "pattern", "shift": "shift", "noshift": "shift", "never": "pattern",
+                "typo": "vaule", "dup": "id"}
+    assert len(problems) == len(expected), problems
+    for hand_id, key in expected.items():
         index = max(i for i, h in enumerate(hands) if h["id"] == hand_id)
-        prefix = f"{SOURCE}:{headers[index]}: hand {hand_id}"
+        prefix = f"{SOURCE}:{key_line(text, key, index)}: hand {hand_id}"
         assert any(p.startswith(prefix) for p in problems), (prefix, problems)
+    assert len(headers) == len(hands)
     assert not any("hand ok" in p for p in problems)
 
 
 def test_problem_format_matches_the_documentation() -> None:
     problem = only_problem("1111a 2222 3333a 44a")
-    assert re.fullmatch(r'test\.toml:\d+: hand h1, group 2 "2222": .+', problem)
+    assert re.fullmatch(r'test\.toml:\d+: hand h1, group 2 "2222": .+ \(see docs/card-format\.md#[a-z0-9-]+\)',
+                        problem)
 
 
 def test_flower_card_rejects_F_but_allows_big_wind_groups() -> None:
@@ -343,11 +331,6 @@ def test_flower_card_rejects_F_but_allows_big_wind_groups() -> None:
 
 
 # ---------------------------------------------------------------------------------------------- expansion
-
-
-def load_line(pattern: str | list[str], wild: str | None = None, **keys: object):  # type: ignore[no-untyped-def]
-    text = card_text({"id": "h1", "pattern": pattern, **keys}, wild=wild)
-    return load_card_text(text, SOURCE).lines[0]
 
 
 def numbers_of(variant) -> list[int]:  # type: ignore[no-untyped-def]
@@ -385,13 +368,17 @@ def test_like_numbers_three_suits() -> None:
         assert sorted(t for t, s in v.groups if s == 4) == [number_tile(s, n[0]) for s in Suit]
 
 
-def test_shift_moves_numbers_only() -> None:
-    line = load_line("2026a NNNN 66b SSSS", shift="any")
+def test_shift_moves_numbers_only_and_never_a_year() -> None:
+    # R3: a shift moves the line's numbers; the year 2026 (docs/card-format.md, Years) and the winds stay put.
+    line = load_line("2026a NNNN 66b SSSS", shift="any", note="any like pair")
     for v in line.variants:
         kinds = dict.fromkeys(t for t, _ in v.groups)
         assert Tile.WD in kinds and Tile.N in kinds and Tile.S in kinds
-    # numbers 2 and 6: offsets -1 .. 3
-    assert {tuple(numbers_of(v)) for v in line.variants} == {(1, 5), (2, 6), (3, 7), (4, 8), (5, 9)}
+        year = [t for t, s in v.groups[:4]]
+        assert [t % 9 + 1 for t in year if t <= Tile.D9] == [2, 2, 6]
+    # only the pair 66b moves: 1..9 in the second suit
+    pairs = {t % 9 + 1 for v in line.variants for t, s in v.groups if s == 2}
+    assert pairs == set(range(1, 10))
 
 
 def test_alternatives() -> None:

@@ -72,7 +72,7 @@ def test_J6_a_blank_is_never_exchanged_for_a_joker() -> None:
     table.close()
     table.discard_and_close(2, table.racks[2][-1])
     table.draw(3)
-    table.refuse(ExchangeJoker(3, 2, 0, Tile.BL), "That joker stands for North; you offered Blank")
+    table.refuse(ExchangeJoker(3, 2, 0, Tile.BL), "That joker stands for North Wind; you offered Blank")
 
 
 def test_TR2_timing_any_time() -> None:

@@ -42,7 +42,7 @@ def test_J4_exchange_only_after_drawing() -> None:
 def test_J4_the_offered_tile_must_be_the_one_the_joker_stands_for() -> None:
     table = _west_exposes_north_with_two_jokers({3: "5D"})
     table.draw(3)
-    table.refuse(ExchangeJoker(3, 2, 0, tile("5D")), "That joker stands for North; you offered 5 Dot")
+    table.refuse(ExchangeJoker(3, 2, 0, tile("5D")), "That joker stands for North Wind; you offered 5 Dot")
     table.refuse(ExchangeJoker(3, 2, 0, tile("N")), "You don't have 1 x North")
     table.refuse(ExchangeJoker(3, 2, 1, tile("N")), "has no exposure number 2")
     table.refuse(ExchangeJoker(3, 1, 0, tile("N")), "has no exposure number 1")

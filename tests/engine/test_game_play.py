@@ -154,7 +154,7 @@ def test_P5_an_exposure_is_one_tile_repeated() -> None:
     table = Table({0: "N", 1: "E W S"})
     table.discard(0, "N")
     # NEWS is four singles: never callable as a group.
-    table.refuse(Call(1, tuple(tiles("E W S"))), "You can't expose East with North")
+    table.refuse(Call(1, tuple(tiles("E W S"))), "You can't expose East Wind with North Wind")
 
 
 def test_P5_the_exposure_must_fit_an_exposed_card_line() -> None:

@@ -93,12 +93,13 @@ def test_canonical_codes_of_8_4() -> None:
     assert (code(Tile.F), code(Tile.J), code(Tile.BL)) == ("F", "J", "BL")
 
 
-def test_spoken_names() -> None:
+def test_spoken_names_say_wind_so_a_tile_never_reads_as_a_seat() -> None:
     assert name(Tile.D5) == "5 Dot"
     assert name(Tile.B1) == "1 Bam"
     assert name(Tile.C9) == "9 Crak"
     assert name(Tile.RD) == "Red Dragon"
-    assert name(Tile.N) == "North"
+    assert name(Tile.N) == "North Wind"
+    assert name(Tile.E) == "East Wind"
 
 
 @pytest.mark.parametrize("tile", list(Tile), ids=lambda t: t.name)

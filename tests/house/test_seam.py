@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from support.paths import ROOT
 
 from bot.engine.actions import Action
-from bot.service import choices, display, errors, hints, keys, leagues, stats, surface, tables, updates
+from bot.service import choices, display, errors, hints, keys, leagues, nights, stats, surface, tables, updates
 from bot.service.display import Display, DmShown
 from cogs.press import controls
 from cogs.show import components, ids
@@ -126,7 +126,8 @@ def test_a_malformed_display_is_a_value_error(bad: dict[str, object]) -> None:
 
 # -- the service's surface: the calls the cogs make, as Protocols (bot/service/surface.py) ----------------------------
 SURFACES = ((surface.TableCalls, tables.TableService), (surface.LeagueCalls, leagues.LeagueService),
-            (surface.CardCalls, leagues.GuildCards), (surface.StatsCalls, stats.StatsService))
+            (surface.CardCalls, leagues.GuildCards), (surface.CorrectionCalls, leagues.Corrections),
+            (surface.NightCalls, nights.Nights), (surface.StatsCalls, stats.StatsService))
 
 
 def _members(protocol: type) -> list[str]:
@@ -147,7 +148,7 @@ def test_the_real_service_makes_every_call_of_its_surface_as_written(protocol: t
 
 def test_the_cogs_know_the_services_only_by_their_surface() -> None:
     """Only the wiring names the concrete services; every other part of cogs/ is handed a Protocol."""
-    concrete = {"TableService", "LeagueService", "GuildCards", "StatsService"}
+    concrete = {"TableService", "LeagueService", "GuildCards", "Corrections", "Nights", "StatsService"}
     wrong = [f"{path.relative_to(ROOT)}:{node.lineno}" for path, node in _cog_nodes() if path.name != "app.py"
              and isinstance(node, ast.ImportFrom) and any(alias.name in concrete for alias in node.names)]
     assert wrong == []
@@ -156,13 +157,15 @@ def test_the_cogs_know_the_services_only_by_their_surface() -> None:
 def test_every_component_reads_back_the_custom_id_it_draws() -> None:
     drawn = [components.ActButton(3, "1t31", "d.5D"), components.ConfirmButton(3, "1t31", "p"),
              components.MoveSelect(3, "1t31", 2, "b.17"), components.TilePickSelect(3, "1c2", "b", ("5D", "N")),
-             components.CallButton(3, "1w31"), components.HelperButton(3, ids.Helper.RACK)]
+             components.CallButton(3, "1w31"), components.HelperButton(3, ids.Helper.RACK),
+             components.SignupButton(4, True)]
     assert {type(c) for c in drawn} == set(components.COMPONENTS)
     for component in drawn:
         custom_id = component.custom_id
         values = list(getattr(component, "picked", ())) or ([component.chosen] if isinstance(
             component, components.MoveSelect) else [])
         assert components.read_press(custom_id, values) == component
-        assert components.table_named(custom_id) == 3
+        # a night's sign-up is pressed in a server's channel and names no table
+        assert components.table_named(custom_id) == (None if isinstance(component, components.SignupButton) else 3)
     assert components.read_press("ch:zz:3", []) is None and components.table_named("not ours") is None
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 from PIL import Image, ImageChops
-from support.cards import StandingsRow
+from support.cards import StandingsRow, language_card
 from support.paths import DOCS
 
 from bot.engine.card import Card
@@ -116,7 +116,7 @@ def test_table_size_mode_budget_and_alt() -> None:
     assert alt.startswith("Mah Jongg table, game 1. West to draw. 31 tiles left in the wall.")
     assert "South, Sadie: 6 concealed tiles, exposed Kong of White Dragon and Pung of 1 Crak with 1 joker." in alt
     assert "West, Ida, to play:" in alt and "North, Dorothy, dead:" in alt
-    assert "68 discards; the latest is South, from South." in alt
+    assert "68 discards; the latest is South Wind, from South." in alt
     assert "Out by tile: 1 Bam 3, 2 Bam 3," in alt and alt.endswith("Flower 3, Joker 1.")
     assert len(alt) <= ALT_LIMIT
 
@@ -171,7 +171,8 @@ def test_table_with_no_discards_and_odd_names() -> None:
     view = samples.table(discards=(), phase=Phase.PLAY)
     image = render_table(view, ["🀄", None, "Zoë", "x" * 300])
     assert "No discards yet." in image.alt
-    assert "East, Seat 0" in image.alt and "West, Zoë" in image.alt
+    assert "West, Zoë" in image.alt and "Seat" not in image.alt
+    assert "East: 6 concealed tiles" in image.alt and "South: 6" in image.alt  # no printable name: the wind
 
 
 def test_card_sheet_sizes_and_alt(practice: Card) -> None:
@@ -197,12 +198,41 @@ def test_card_sheet_handles_east_values_and_free_letters(card1946: Card) -> None
     assert "60 chips (120 with East)" in image.alt
 
 
+def test_R2_the_legend_explains_x_y_z_only_on_a_sheet_that_uses_them() -> None:
+    card = language_card()
+    legend = (400, 50, 824, 100)  # right of the three colours: "x y z: any suit", then "Z: any wind"
+    with_z = opened(render_card(card, section="Winds")).crop(legend)
+    plain = opened(render_card(card, section="Pairs")).crop(legend)
+    assert len(plain.getcolors(1 << 24) or []) == 1  # nothing there: no line of the section has x, y or z
+    assert len(with_z.getcolors(1 << 24) or []) > 1
+
+
 def test_card_sheet_rejects_unknown_sections_and_lines(practice: Card) -> None:
     with pytest.raises(NotOnCard, match="no section 'nope'"):
         render_card(practice, section="nope")
     with pytest.raises(NotOnCard, match="no line 'nope'"):
         render_card(practice, line_id="nope")
     assert render_card(practice, section="QUINTS").height > 0  # section names match without case
+
+
+def test_a_line_printed_with_or_42_times_shows_three_and_how_many_more_with_its_note() -> None:
+    card = language_card()
+    image = render_card(card, line_id="long-1")
+    assert image.height < 600  # three alternatives and a row saying how many more, not 42 rows
+    first = " or ".join(printed_pattern(p) for p in card.line("long-1").patterns[:3])
+    assert f"Long #1: {first} or 39 more, any wind, a kong and a pung of two numbers in 2 suits;" in image.alt
+    assert "Z is any one wind." in image.alt
+    two_rows = render_card(card, line_id="pairs-1")
+    assert "Pairs #1: 11 2222 11 3333 FF, any 3 suits, two separate pairs of 1s; exposed, 25 chips" in two_rows.alt
+    assert "any one wind" not in two_rows.alt
+
+
+def test_R5_a_card_sheet_with_an_any_wind_line_explains_Z_in_its_legend() -> None:
+    card = language_card()
+    with_z, without_z = render_card(card, section="Winds"), render_card(card, section="Pairs")
+    legend = (0, 50, 824, 100)  # the strip under the title where the colours are explained
+    assert opened(with_z).crop(legend).tobytes() != opened(without_z).crop(legend).tobytes()
+    assert "Z is any one wind." in with_z.alt and "Winds #2: ZZ 4444 ZZ 5555 FF" in with_z.alt
 
 
 ROWS = [StandingsRow(1, "Ruth", 42, 5, 2), StandingsRow(2, "Sadie", 0, 3, 0), StandingsRow(3, "Ida", -17, 4, 1),
@@ -233,3 +263,24 @@ def test_empty_week_and_season() -> None:
     assert (season.width, season.height) == (824, 560)
     assert "1. Ruth: +84 after 2 weeks." in season.alt
     assert render_season("2026", []).alt == "Season, 2026: no games."
+
+
+@pytest.mark.parametrize("how", ["self_pick", "discard", "heavenly"])
+def test_the_table_title_names_the_winner_whole_however_long(how: str) -> None:
+    from renderers.common import text_width
+    from renderers.table import HOW, TITLE_ROOM, status, title_font
+
+    view = public_view(replay(json.loads(EXAMPLE.read_text()), load_card("practice")).game)
+    assert view.result is not None
+    for winner in range(4):
+        done = replace(view, phase=Phase.FINISHED, result=replace(view.result, winner=winner, how=how))
+        said = status(done)
+        assert said.startswith("Mah Jongg! ") and said.endswith(HOW[how])
+        assert text_width(title_font(said), said) <= TITLE_ROOM
+
+
+def test_a_table_without_names_calls_each_seat_by_its_wind() -> None:
+    image = render_table(samples.table(discards=(), phase=Phase.PLAY))
+    assert "Seat" not in image.alt
+    for wind in ("East", "South", "West", "North"):
+        assert f"{wind}: " in image.alt or f"{wind}, " in image.alt

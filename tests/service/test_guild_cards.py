@@ -69,7 +69,7 @@ async def test_an_imported_card_belongs_to_its_guild(cards: GuildCards, db_targe
     ("x" * 33, GARDEN.encode(), "can't be a card name"),
     ("big", b"#" * (MAX_CARD_BYTES + 1), "larger than 262,144 bytes"),
     ("binary", b"[card]\nid = \"x\"\n\xff\xfe", "g.toml:3: not UTF-8 text (byte 0xff at column 1)"),
-    ("toml", b"[card\n", "g.toml: not valid TOML"),
+    ("toml", b"[card\n", "g.toml:1: not valid TOML"),
 ])
 async def test_a_bad_import_is_refused_and_nothing_is_stored(cards: GuildCards, name: str, data: bytes,
                                                              message: str) -> None:
@@ -84,7 +84,8 @@ async def test_every_problem_of_a_malformed_card_is_listed(cards: GuildCards) ->
     with pytest.raises(CardProblems) as refused:
         await cards.import_card(1, "weeds", broken.encode(), "weeds/../x y.toml", 7, NOW)
     problems = refused.value.problems
-    assert len(problems) == 3 and all(p.startswith("weeds_.._x_y.toml:6: hand g-1:") for p in problems)
+    # each problem on the line of its key: the misspelt key, the missing value on the misspelling's line, the pattern
+    assert [p.split(": hand g-1:")[0] for p in problems] == [f"weeds_.._x_y.toml:{n}" for n in (11, 11, 9)]
     assert str(refused.value).splitlines()[1:] == problems
     with pytest.raises(UnknownCard):
         load_card("weeds@1")

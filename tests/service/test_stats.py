@@ -1,7 +1,7 @@
 """Players' statistics without Discord, on both backends: the figures of games written straight into the store,
-counted here by hand; only the games the standings count (finished, of the guild, of the league's tables), people
-only, chips from closed ledger transactions (corrections included), wall games whether the wall ran out or every
-hand was dead, wins as East and not, the lines won most."""
+counted here by hand; only the games the standings count (finished, not voided, of the guild, of the league's
+tables), people only, chips from closed ledger transactions (corrections included), wall games whether the wall ran
+out or every hand was dead, wins as East and not, the lines won most."""
 
 from __future__ import annotations
 
@@ -73,6 +73,10 @@ async def test_stats_count_each_figure_from_the_record(db: Database) -> None:
     await _write(db, Played(1, "heavenly", 1, "quint-1", chips={0: -60, 1: 60}))
     await _write(db, Played(0, "discard", 0, "run-3", chips={0: 99, 1: -99}, ended=False))  # abandoned
     await _write(db, Played(0, "discard", 0, "run-3", chips={0: 77, 1: -77}, guild=OTHER))  # another server
+    voided = await _write(db, Played(0, "discard", 0, "run-3", chips={0: 66, 1: -66}))
+    async with db.transaction() as conn:  # an organiser voided it (bot/store/corrections.py): it no longer counts
+        await conn.execute("INSERT INTO game_corrections (game_id, guild_id, kind, reason, made_by, made_at) "
+                           "VALUES (?, ?, 'void', 'misdeal', ?, ?)", (voided, GUILD, RUTH, STAMP))
     stats = StatsService(db)
 
     report = await stats.stats(GUILD)

@@ -63,7 +63,7 @@ def test_the_phrasebook_speaks_to_you_and_names_things_as_players_do() -> None:
         return describe(Event(kind.payload(**data), seat, kind.private), names, you=you, card=card)
 
     first_right = told(EventKind.CHARLESTON_RECEIVED, 0, 0, tiles=tuple(parse_tiles("W 1C 1D")), step="first right")
-    assert first_right == "First right: you receive West, 1 Crak and 1 Dot."
+    assert first_right == "First right: you receive West Wind, 1 Crak and 1 Dot."
     assert told(EventKind.COURTESY_RECEIVED, 0, 0, tiles=()).startswith("Courtesy pass: nothing comes across, as one "
                                                                        "of the pair offered no tiles")
     assert told(EventKind.COMPUTER_ADDED, 1, level="normal") == "A normal computer player sits down."

@@ -247,9 +247,12 @@ def test_backup_refuses_a_target_it_cannot_write(charleston_db: Path, tmp_path: 
     db = str(charleston_db)
     assert "already exists" in refused(capsys, "backup", "--db", db, "--to", str(tmp_path))
     assert "the database itself" in refused(capsys, "backup", "--db", db, "--to", db)
-    missing = tmp_path / "no" / "such" / "folder" / "copy.db"
-    assert f"the folder {missing.parent} does not exist" in refused(capsys, "backup", "--db", db, "--to",
-                                                                    str(missing))
+    (tmp_path / "notes").write_text("mine")
+    behind_a_file = tmp_path / "notes" / "copy.db"
+    assert f"{tmp_path / 'notes'} is a file, not a folder" in refused(capsys, "backup", "--db", db, "--to",
+                                                                      str(behind_a_file))
+    missing = tmp_path / "no" / "such" / "folder" / "copy.db"  # the README's rule: missing folders are made
+    assert run(capsys, "backup", "--db", db, "--to", str(missing))[0] == 0 and missing.is_file()
     copy = tmp_path / "copy.db"
     assert run(capsys, "backup", "--db", db, "--to", str(copy))[0] == 0
     assert run(capsys, "ledger", "verify", "--db", str(copy))[:2] == (0, "ok\n")

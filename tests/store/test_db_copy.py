@@ -115,7 +115,7 @@ def test_a_servers_sqlite_file_moves_to_postgresql_whole(server: TestServer, tmp
         alone = tmp_path / "alone.db"
         shutil.copy(source, alone)
         for db in (str(alone), url):
-            assert run(capsys, "tables", "resume", "--db", db)[1].startswith(f"finished 1 table(s): {paced}")
+            assert run(capsys, "tables", "resume", "--db", db)[1].startswith(f"finished 1 table: {paced}")
         ended = "SELECT how, winner_seat, line_id, value FROM games g JOIN tables t USING (table_id) WHERE " \
                 f"t.table_id = {paced}"
         with sqlite3.connect(alone) as conn:

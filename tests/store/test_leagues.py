@@ -56,7 +56,7 @@ async def test_migration_4_makes_the_old_league_its_guilds_first_league(tmp_path
     path = tmp_path / "old.db"
     _old_database(path)
     db = await open_db(path)
-    assert await db.schema_version() == len(MIGRATIONS)
+    assert await db.schema_version() == len(MIGRATIONS) >= 5  # later migrations apply on top
     (club,) = await store.leagues_of(db, 9)
     assert (club.name, club.timezone, club.week_start, club.channel_id) == ("Club", "America/New_York", 6, 55)
     assert club.auto_join and datetime.fromisoformat(club.posts_after) > datetime.fromisoformat(NOW)

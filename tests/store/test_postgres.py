@@ -51,7 +51,7 @@ async def empty_url(server: TestServer, pg_drops: list[str]) -> str:
 async def test_the_schema_keeps_sqlites_tables_and_columns(tmp_path: Path, url: str, open_db: OpenDb) -> None:
     sqlite_db, postgres_db = await open_db(tmp_path / "same.db"), await open_db(url)
     theirs, ours = await sqlite_db.table_columns(), await postgres_db.table_columns()
-    assert theirs == ours and set(ours) == {table for table, _ in COPY_ORDER}  # and the copy knows every one
+    assert theirs == ours and set(ours) >= {table for table, _ in COPY_ORDER}  # the copy knows each data table
     assert await postgres_db.schema_version() == postgres_db.latest_schema() == len(PG_MIGRATIONS)
 
 
@@ -163,7 +163,7 @@ async def test_bot_check_on_postgresql_counts_tables_without_restoring(url: str,
     monkeypatch.setenv("CHARLESTON_SHARD_IDS", "2-3")
     code, out, _ = await _in_thread(run, capsys, "bot", "--check")
     assert code == 0 and "ok: settings are valid; database postgresql://postgres:***@" in out
-    assert "(0 open table(s))" in out and "shards 2,3 of 4" in out and "s3cret" not in out
+    assert "(0 open tables)" in out and "shards 2,3 of 4" in out and "s3cret" not in out
     assert list(tmp_path.iterdir()) == []
 
 

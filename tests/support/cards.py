@@ -6,7 +6,89 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.card import Card, Line, Variant
+from bot.engine.cardfile import load_card_text
 from bot.engine.tiles import NUM_KINDS, TileSet, is_number
+
+# Ordered pairs of different numbers, 42 of them: a line printed with "or" 42 times (made up, as every line here).
+_LONG = ", ".join(f'"ZZZ {str(i) * 4}a NN {str(j) * 3}b FF"'
+                  for i, j in [(i, j) for i in range(1, 10) for j in range(1, 10) if i != j][:42])
+
+# A made-up card with one line for each construct of the card language that issue 29 added: separate groups of
+# the same tile, Z (any wind), a long list of alternatives, a year next to shifting numbers.
+LANGUAGE_CARD_TEXT = f"""[card]
+id = "language"
+name = "Card language test card"
+
+[[hand]]
+id = "pairs-1"
+section = "Pairs"
+pattern = "11a 2222b 11a 3333c FF"
+exposed = true
+value = 25
+note = "any 3 suits, two separate pairs of 1s"
+
+[[hand]]
+id = "kong-1"
+section = "Pairs"
+pattern = "1111a 2222b 3333c FF"
+exposed = true
+value = 25
+note = "any 3 suits"
+
+[[hand]]
+id = "flowers-1"
+section = "Flowers"
+pattern = "FFF 6666a FFF 7777a"
+exposed = true
+value = 30
+note = "two separate pungs of flowers, any 1 suit"
+
+[[hand]]
+id = "flowers-2"
+section = "Flowers"
+pattern = "FFFFFF 8888a 9999a"
+exposed = true
+value = 30
+note = "a sextet of flowers"
+
+[[hand]]
+id = "winds-1"
+section = "Winds"
+pattern = "ZZZ 111a 2222a 3333a"
+exposed = true
+value = 25
+note = "a pung of any wind, any 1 suit"
+
+[[hand]]
+id = "winds-2"
+section = "Winds"
+pattern = "ZZ 4444a ZZ 5555b FF"
+exposed = false
+value = 35
+note = "two pairs of the same wind, any wind, any 2 suits"
+
+[[hand]]
+id = "long-1"
+section = "Long"
+pattern = [{_LONG}]
+exposed = true
+value = 30
+note = "any wind, a kong and a pung of two numbers in 2 suits"
+
+[[hand]]
+id = "year-1"
+section = "2026"
+pattern = "FFFF 2026a 222b 222c"
+shift = [0, 3]
+exposed = true
+value = 25
+note = "like pungs of 2s or 5s, any 3 suits"
+"""
+
+
+def language_card() -> Card:
+    """The made-up card of :data:`LANGUAGE_CARD_TEXT`, compiled."""
+    return load_card_text(LANGUAGE_CARD_TEXT, "language.toml")
 
 
 def winning_groups(variant: Variant, tile_set: TileSet) -> list[list[int]]:

@@ -96,10 +96,13 @@ class Table:
     """One game from an explicit deal, with short-hand moves. The Charleston is off unless asked for."""
 
     def __init__(self, hands: Mapping[int, str] | Sequence[str] = (), wall: str = "", *, east: int = 0,
-                 seed: int = 11, preset: str = "nmjl", full_wall: str | None = None, **options: Any) -> None:
+                 seed: int = 11, preset: str = "nmjl", full_wall: str | None = None, card: Card | None = None,
+                 **options: Any) -> None:
         options.setdefault("charleston", False)
+        if card is not None:
+            options.setdefault("card", card.id)
         self.rules = table_rules(preset, **options)
-        self.card: Card = load_card(self.rules.card)
+        self.card: Card = card if card is not None else load_card(self.rules.card)
         self.tile_set = tile_set_for(self.rules)
         racks = fill_hands(hands, wall if full_wall is None else full_wall, east=east, tile_set=self.tile_set,
                            players=self.rules.players)

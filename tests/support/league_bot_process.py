@@ -28,13 +28,16 @@ class FileClock:
 
 
 class TestBot(CharlestonBot):
-    """The real bot, its weekly poster looking often (the file's time moves without waking it)."""
+    """The real bot, its weekly poster and night runner looking often (the file's time moves without waking them)."""
 
     async def setup_hook(self) -> None:
         """Start as the bot does, then make the poster look every 0.1 s."""
         await super().setup_hook()
         self.poster.check_seconds = 0.1
         self.poster.wake()
+        if self.night_runner is not None:  # the league nights' steps too
+            self.night_runner.check_seconds = 0.1
+            self.night_runner.wake()
 
 
 async def main() -> None:

@@ -40,7 +40,13 @@ def _plain(text: str, now: datetime) -> str:
         seconds = int(match.group(1)) - int(now.timestamp())
         return f"in {seconds} seconds" if seconds >= 0 else f"{-seconds} seconds ago"
 
+    def moment(match: re.Match[str]) -> str:  # as a reader in UTC sees it
+        at = datetime.fromtimestamp(int(match.group(1)), UTC)
+        return {"t": f"{at:%H:%M}", "D": f"{at.day} {at:%B %Y}"}.get(match.group(2), f"{at:%A} {at.day} {at:%B %Y} "
+                                                                                    f"{at:%H:%M}")
+
     text = re.sub(r"<t:(\d+):R>", when, text)
+    text = re.sub(r"<t:(\d+):([tTdDfF])>", moment, text)
     text = re.sub(r"<#\d+>", "#Mah Jongg table 1", text)
     return "\n".join(fonts.printable(line, "") for line in text.replace("**", "").replace("`", "").split("\n"))
 
