@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.cli.common import MAX_ID, UsageProblem, add_db_option, count, guild_id, print_json, with_database
+from bot.cli.common import MAX_ID, UsageProblem, add_db_option, count, guild_id, plural, print_json, with_database
 from bot.service.guild_cards import GuildCards
 from bot.service.stats import PlayerStats, StatsService
 from bot.store.db import Database
@@ -50,8 +50,8 @@ def run_stats(args: argparse.Namespace) -> int:
         for figures in report.players:
             print(_text(figures))
         t = report.totals
-        print(f"Totals: {t.games} games, {t.mahjong} Mah Jongg, {t.wall_games} wall games, {t.self_picks} "
-              f"self-picked, {t.jokerless} jokerless")
+        print(f"Totals: {plural(t.games, 'game')}, {t.mahjong} Mah Jongg, {plural(t.wall_games, 'wall game')}, "
+              f"{t.self_picks} self-picked, {t.jokerless} jokerless")
         return 0
 
     return with_database(args.db, work, readonly=True)
@@ -59,7 +59,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def _text(p: PlayerStats) -> str:
     lines = "; ".join(f"{w.name} x{w.wins}" for w in p.lines) or "none yet"
-    return (f"{p.name} ({p.player_id}): {p.games} games, {p.mahjong} won ({p.self_picks} self-picked, "
-            f"{p.jokerless} jokerless), {p.wall_games} wall games, {p.chips:+} chips ({p.chips_per_game:+.1f} a "
-            f"game); as East {p.wins_as_east} won of {p.games_as_east}, otherwise {p.wins_not_east} of "
+    return (f"{p.name} ({p.player_id}): {plural(p.games, 'game')}, {p.mahjong} won ({p.self_picks} self-picked, "
+            f"{p.jokerless} jokerless), {plural(p.wall_games, 'wall game')}, {p.chips:+} chips "
+            f"({p.chips_per_game:+.1f} a game); as East {p.wins_as_east} won of {p.games_as_east}, otherwise {p.wins_not_east} of "
             f"{p.games_not_east}; lines won most: {lines}")
