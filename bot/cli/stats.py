@@ -61,5 +61,5 @@ def _text(p: PlayerStats) -> str:
     lines = "; ".join(f"{w.name} x{w.wins}" for w in p.lines) or "none yet"
     return (f"{p.name} ({p.player_id}): {plural(p.games, 'game')}, {p.mahjong} won ({p.self_picks} self-picked, "
             f"{p.jokerless} jokerless), {plural(p.wall_games, 'wall game')}, {p.chips:+} chips "
-            f"({p.chips_per_game:+.1f} a game); as East {p.wins_as_east} won of {p.games_as_east}, otherwise {p.wins_not_east} of "
-            f"{p.games_not_east}; lines won most: {lines}")
+            f"({p.chips_per_game:+.1f} a game); as East {p.wins_as_east} won of {p.games_as_east}, "
+            f"otherwise {p.wins_not_east} of {p.games_not_east}; lines won most: {lines}")

@@ -146,8 +146,8 @@ def test_stats_filter_by_league_and_player(recorded: Path, capsys: pytest.Captur
         "players": [], "totals": {"games": 0, "mahjong": 0, "wall_games": 0, "self_picks": 0, "jokerless": 0}}
     assert main(["stats", "--db", str(recorded), "--player", str(RUTH)]) == 0
     text = capsys.readouterr().out
-    assert "Ruth (11): 5 games, 2 won (1 self-picked, 0 jokerless), 1 wall games, +245 chips (+49.0 a game)" in text
-    assert "Totals: 5 games, 4 Mah Jongg, 1 wall games" in text
+    assert "Ruth (11): 5 games, 2 won (1 self-picked, 0 jokerless), 1 wall game, +245 chips (+49.0 a game)" in text
+    assert "Totals: 5 games, 4 Mah Jongg, 1 wall game" in text
 
 
 async def _empty(path: Path) -> None:
