@@ -22,6 +22,7 @@ from bot.service.clock import Clock
 from bot.service.cluster import Shards
 from bot.service.leagues import LeagueService
 from bot.service.nights import Nights
+from bot.service.stats import StatsService
 from bot.service.tables import TableService
 from bot.service.weekly import DEFAULT_OWNER, WeeklyPosts
 from bot.settings import Settings
@@ -34,6 +35,7 @@ from .commands.leagues import League, LeagueAdmin
 from .commands.moves import Play
 from .commands.seat import Seat
 from .commands.standings import Standings
+from .commands.stats import Stats
 from .commands.tables import Tables
 from .door import Door
 from .failures import Backoff, DiscordFailure
@@ -202,6 +204,7 @@ class CharlestonBot(commands.Bot):
             League(leagues, self.door), LeagueAdmin(leagues, self.door, poster.wake, self._nights, runner.wake),
             Standings(leagues, self.door),
             Cards(leagues, self.door), CardAdmin(leagues, self.door, desk),
+            Stats(leagues, StatsService(service.db), self.door),  # /stats (bot/service/stats.py)
             keeper,  # listens for deleted threads and messages, and permissions coming back
         ]
 

@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
-from bot.cli import botcmd, card, dbcmd, league, play, render, replay, sample, train
+from bot.cli import botcmd, card, dbcmd, fairness, league, play, render, replay, sample, stats, train
 from bot.cli.common import UsageProblem, fill_defaults
 from bot.service.files import FileProblem
 from bot.store.db import DatabaseProblem
@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.register(commands)
     play.register(commands)
     league.register(commands)
+    fairness.register(commands)
+    stats.register(commands)
     dbcmd.register(commands)
     render.register(commands)
     botcmd.register(commands)

@@ -226,6 +226,9 @@ async def _recorded(seed: int, level: str, say: Callable[[str], None], db_path: 
         await service.close_table(table_id)
         assert table.game is not None and table.game_id is not None
         record = export_replay(table.game)
+        seal = table.view().seal
+        if seal is not None:
+            say(f"Deal sealed: {seal.commitment}")
         # Told action by action on a copy, so the narrator sees each rack as it was (a blind pass's tiles).
         start = replay(record, table.game.card, stop_at=0)
         _deal_lines(start.game, say)
@@ -233,7 +236,11 @@ async def _recorded(seed: int, level: str, say: Callable[[str], None], db_path: 
         narrator(start.opening)
         for raw in record["actions"]:
             narrator(start.game.apply(action_from_json(raw)))
-        return table.game, (f"Recorded as game {table.game_id} (table {table_id}) in {db_path}; computer players "
-                            "are not in the standings.")
+        note = (f"Recorded as game {table.game_id} (table {table_id}) in {db_path}; computer players are not in the "
+                "standings.")
+        if seal is not None:
+            note += (f"\nThe deal: seed {seal.seed}, salt {seal.salt}; 'charleston fairness verify --db {db_path} "
+                     f"--game {table.game_id}' checks it against its commitment.")
+        return table.game, note
     finally:
         await db.close()

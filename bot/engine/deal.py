@@ -33,20 +33,30 @@ def deal_game(card: Card, rules: TableRules, seed: int, *, east: int, game_no: i
         raise RulesError("The classical game is played with its own rules preset, 'classical', and no card.")
     if not 0 <= east <= 3:
         raise RulesError("East must be seat 0, 1, 2 or 3.")
-    tile_set = tile_set_for(rules)
-    seats = [Seat() for _ in range(4)]
-    for chair in empty_chairs(east, rules.players):
-        seats[chair].empty = True
-    state = GameState(rules, card.id, seed, east, seats, [], Phase.PLAY, Turn.dealt(east), game_no=game_no)
-    rng = random.Random(f"{seed}:{game_no}:deal")
     if deal is None:
-        _deal_shuffled(state, tile_set, rng)
+        state = shuffled_deal(rules, card.id, seed, east=east, game_no=game_no)
     else:
-        _deal_given(state, tile_set, rng, deal)
+        state = _empty_table(rules, card.id, seed, east, game_no)
+        _deal_given(state, tile_set_for(rules), random.Random(f"{seed}:{game_no}:deal"), deal)
         state.deal = {"hands": [[code(t) for t in h] for h in deal[0]], "wall": [code(t) for t in deal[1]]}
     events = [public(payloads.Deal(east=east, wall=len(state.wall), game_no=game_no))]
     events += [private(payloads.Rack(tiles=tuple(display_sorted(state.seats[s].rack))), s) for s in state.players]
     return state, events
+
+
+def shuffled_deal(rules: TableRules, card_id: str, seed: int, *, east: int, game_no: int) -> GameState:
+    """The state as dealt from ``seed`` (the racks and the wall, nothing played yet): the same for the same seed,
+    game number, East and rules, which is what lets a deal be checked against its commitment (:mod:`.fairness`)."""
+    state = _empty_table(rules, card_id, seed, east, game_no)
+    _deal_shuffled(state, tile_set_for(rules), random.Random(f"{seed}:{game_no}:deal"))
+    return state
+
+
+def _empty_table(rules: TableRules, card_id: str, seed: int, east: int, game_no: int) -> GameState:
+    seats = [Seat() for _ in range(4)]
+    for chair in empty_chairs(east, rules.players):
+        seats[chair].empty = True
+    return GameState(rules, card_id, seed, east, seats, [], Phase.PLAY, Turn.dealt(east), game_no=game_no)
 
 
 def empty_chairs(east: int, players: int) -> tuple[int, ...]:

@@ -13,11 +13,13 @@ from bot.engine.rules import TableRules
 from bot.engine.state import Phase
 from bot.engine.tiles import Tile
 from bot.engine.views import public_view, seat_view, waiting_for
+from bot.store.fairness import SealRow
 from bot.store.records import TableRow
 
 from .choices import SeatChoices, choices_for
 from .decisions import claimable, current_token
 from .display import Display
+from .fairness import shown_seal
 from .timetable import Timetable
 from .updates import Cause, SeatInfo, SeatUpdate, TableOptions, TablePhase, TableStatus, TableUpdate, TableView
 
@@ -43,6 +45,7 @@ class LiveTable:
     # decision token they were made for, so that a call never outlives its window.
     held: dict[int, Action] = field(default_factory=dict)
     held_for: str | None = None
+    seal: SealRow | None = None  # the game's deal commitment, with its salt: secret until the game is over
     _deadline: datetime | None = None
     _auto_at: datetime | None = None
 
@@ -122,9 +125,12 @@ class LiveTable:
         seats = tuple(SeatInfo(s.seat, s.player_id, self.names.get(s.seat), self.computer_level(s.seat),
                                s.away and s.player_id is not None) for s in self.row.seats)
         wild = Tile.F if self.rules.flowers_wild else Tile.J
+        game = self.game
+        seal = shown_seal(self.seal, game.state.seed, over=game.state.phase == Phase.FINISHED) \
+            if game is not None else None
         return TableView(self.table_id, self.row.guild_id, self.row.channel_id, TableStatus(self.row.status),
                          self.row.created_by, self.rules, self.options, seats, wild, self.row.games_played,
-                         public_view(self.game) if self.game is not None else None, self.display)
+                         public_view(game) if game is not None else None, self.display, seal)
 
     def table_update(self, cause: Cause, events: list[Event], *, change: bool = True) -> TableUpdate:
         """The next public update, for a change just made; with ``change`` False, the table as it is (for a look,

@@ -31,6 +31,7 @@ from .leagues import (
     WeekStandings,
 )
 from .nights import NightJob, NightView
+from .stats import StatsReport
 from .updates import SeatUpdate, TableOptions, TableUpdate, TableView
 
 
@@ -295,3 +296,12 @@ class LeagueCalls(Protocol):
 
     async def ledger_csv(self, guild_id: int, league: LeagueRow | None) -> tuple[str, int]:
         """The ledger as CSV, and how many postings."""
+
+
+# -- players' statistics (/stats): a block of its own, over bot/service/stats.py --------------------------------------
+class StatsCalls(Protocol):
+    """Players' statistics, recomputed from the record at each call (:class:`bot.service.stats.StatsService`)."""
+
+    async def stats(self, guild_id: int | None, league_id: int | None = None,
+                    player_id: int | None = None) -> StatsReport:
+        """The figures of the games the standings count, for every player or one."""

@@ -28,6 +28,7 @@ from bot.engine.events import Event, public
 from bot.engine.game import Game
 from bot.engine.rules import RulesError, TableRules, rules_from_dict, table_rules
 from bot.engine.views import seat_view
+from bot.store import fairness as fairness_rows
 from bot.store import records
 from bot.store.db import Database
 from bot.store.records import SeatRow
@@ -38,6 +39,7 @@ from .clock import Clock, SystemClock
 from .decisions import open_tokens
 from .display import Display
 from .errors import ErrorKind, TableError
+from .fairness import fresh_seed, seal_deal
 from .guild_cards import GuildCards
 from .hints import Hint, hints_for
 from .hub import Hub, SeatListener, TableListener
@@ -165,11 +167,14 @@ class TableService(GamePlay, TableLookup):
         if not 0 <= options.computer_delay <= MAX_COMPUTER_DELAY:
             raise TableError(ErrorKind.BAD_INPUT, f"A computer's delay is 0 to {MAX_COMPUTER_DELAY:g} seconds.")
         self._card(rules.card)  # an unknown or broken card fails here, before anything is written
+        # A table given a seed (tests, simulations, the demo) deals game n from seed + n, so its games can be played
+        # again; any other deals each game from a fresh secret seed, since a game's seed is revealed at its end.
+        deal_seeds = "table" if seed is not None or self._seeds is not None else "fresh"
         if seed is None:
             seed = next(self._seeds) if self._seeds is not None else random.SystemRandom().randrange(1 << 31)
         async with self.db.transaction() as conn:
             table_id = await records.insert_table(conn, guild_id, channel_id, rules.to_dict(), created_by, seed,
-                                                  east, options.to_dict())
+                                                  east, options.to_dict(), deal_seeds)
         (row,) = await records.load_tables(self.db, "table_id = ?", (table_id,))
         table = LiveTable(row, rules, options, timetable=self.timetable)
         self.tables[table_id] = table
@@ -337,12 +342,15 @@ class TableService(GamePlay, TableLookup):
                 east = east if east in filled else filled[0]
             card = self._card(rules.card)
             game_no = table.row.games_played + 1
-            seed = table.row.seed + game_no
+            seed = table.row.seed + game_no if table.row.deal_seeds == "table" else fresh_seed()
             game, events = Game.new(card, rules, seed, east=east, game_no=game_no)
+            seal = seal_deal(table.row.rules, card.id, seed, game_no=game_no, east=east)
             async with self.db.transaction() as conn:
                 table.game_id = await records.insert_game(conn, table.row, game_no, card.id, seed, east,
                                                           snapshot(game.state), table.row.seats)
+                await fairness_rows.insert_seal(conn, table.game_id, seal)
                 await records.set_away(conn, table_id, {s.seat: False for s in table.row.seats})
+            table.seal = seal
             for seat in table.row.seats:
                 seat.away = False
             table.row.games_played = game_no
@@ -418,11 +426,13 @@ class TableService(GamePlay, TableLookup):
         rows = await records.load_tables(self.db, where, params)
         names = await records.seat_names(self.db, rows)
         games = await records.unfinished_games(self.db, where, params)
+        seals = await fairness_rows.seals(self.db, [game.game_id for game in games.values()])
         for row in rows:
             table = LiveTable(row, rules_from_dict(row.rules), TableOptions.from_dict(row.options),
                               timetable=self.timetable)
             table.names = names[row.table_id]
             self._load_game(table, games.get(row.table_id))
+            table.seal = seals.get(table.game_id) if table.game_id is not None else None
             self.tables[row.table_id] = table
         return len(self.tables)
 
@@ -445,6 +455,8 @@ class TableService(GamePlay, TableLookup):
         (row,) = await records.load_tables(self.db, "table_id = ?", (table.table_id,))
         table.row = row
         self._load_game(table, await records.unfinished_game(self.db, table.table_id))
+        if table.game_id is not None:
+            table.seal = (await fairness_rows.seals(self.db, [table.game_id])).get(table.game_id)
 
     async def finish_computer_tables(self) -> list[int]:
         """Play out every unfinished game whose seats are all computer players (``charleston tables resume``)."""

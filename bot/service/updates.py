@@ -21,6 +21,7 @@ from bot.engine.views import PublicView, SeatView
 
 from .choices import SeatChoices
 from .display import Display
+from .fairness import DealSeal
 from .narration import private_notes, seat_name
 
 DEFAULT_COMPUTER_DELAY = 1.5  # seconds
@@ -130,6 +131,8 @@ class TableView:
     games_played: int
     game: PublicView | None  # the game in progress or just finished
     display: Display = field(default_factory=Display)  # where the table is shown (kept for the Discord layer)
+    # The game's deal commitment (docs/rules.md, *Provable deals*); its seed and salt once the game is over
+    seal: DealSeal | None = None
 
     def seat_of(self, player_id: int) -> int | None:
         """The seat ``player_id`` holds here, if any."""

@@ -30,6 +30,7 @@ COPY_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("game_seats", ("game_id", "seat")),
     ("actions", ("game_id", "seq")),
     ("snapshots", ("game_id",)),
+    ("deal_seals", ("game_id",)),
     ("ledger_transactions", ("txn_id",)),
     ("ledger_postings", ("posting_id",)),
     # issue 31: corrections of a league's record, and league nights

@@ -387,4 +387,21 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, player_id)
     );
     """,
+    # provable deals (docs/rules.md, *Provable deals*; bot/store/fairness.py). Each game dealt gets a commitment
+    # to its deal, written with the game; its salt is revealed with the seed when the game ends. Games dealt before
+    # have a row of scheme 'none' (nothing was committed then), so a dealt game without a row is one whose
+    # commitment went missing. A table deals each game from a fresh secret seed ('fresh'), or, opened with a seed of
+    # its own (tests, simulations, the demo), game n from that seed + n as before ('table').
+    """
+    ALTER TABLE tables ADD COLUMN deal_seeds TEXT NOT NULL DEFAULT 'fresh' CHECK (deal_seeds IN ('fresh', 'table'));
+    CREATE TABLE deal_seals (
+        game_id    INTEGER PRIMARY KEY REFERENCES games (game_id),
+        scheme     TEXT NOT NULL,                     -- charleston-deal/1, or 'none' for a game dealt before
+        commitment TEXT NOT NULL,                     -- SHA-256 of the deal's statement, 64 hex digits
+        salt       TEXT NOT NULL,                     -- 32 hex digits, secret until the game is over
+        sealed_at  TEXT NOT NULL
+    );
+    INSERT INTO deal_seals (game_id, scheme, commitment, salt, sealed_at)
+        SELECT game_id, 'none', '', '', started_at FROM games;
+    """,
 ]

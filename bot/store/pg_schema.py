@@ -378,4 +378,17 @@ PG_MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, player_id)
     );
     """,
+    # provable deals: SQLite's migration of the same name (bot/store/migrations.py).
+    """
+    ALTER TABLE tables ADD COLUMN deal_seeds TEXT NOT NULL DEFAULT 'fresh' CHECK (deal_seeds IN ('fresh', 'table'));
+    CREATE TABLE deal_seals (
+        game_id    BIGINT PRIMARY KEY REFERENCES games (game_id),
+        scheme     TEXT NOT NULL,
+        commitment TEXT NOT NULL,
+        salt       TEXT NOT NULL,
+        sealed_at  TEXT COLLATE "C" NOT NULL
+    );
+    INSERT INTO deal_seals (game_id, scheme, commitment, salt, sealed_at)
+        SELECT game_id, 'none', '', '', started_at FROM games;
+    """,
 ]

@@ -39,6 +39,9 @@ class TableRow:
     seats: list[SeatRow]
     options: dict[str, Any] = field(default_factory=dict)
     display: dict[str, Any] = field(default_factory=dict)
+    # How games are seeded: 'fresh', a new secret seed for each game; 'table', game n from ``seed`` + n (a table
+    # opened with a seed of its own: tests, simulations, the demo)
+    deal_seeds: str = "fresh"
 
 
 async def upsert_player(conn: Connection, player_id: int, name: str) -> None:
@@ -50,12 +53,14 @@ async def upsert_player(conn: Connection, player_id: int, name: str) -> None:
 
 
 async def insert_table(conn: Connection, guild_id: int, channel_id: int, rules: dict[str, Any],
-                       created_by: int | None, seed: int, east: int = 0, options: dict[str, Any] | None = None) -> int:
+                       created_by: int | None, seed: int, east: int = 0, options: dict[str, Any] | None = None,
+                       deal_seeds: str = "fresh") -> int:
     """A new open table with four empty seats; returns its id."""
     table_id = int(await conn.fetchval(
-        "INSERT INTO tables (guild_id, channel_id, status, rules, created_by, created_at, seed, next_east, options) "
-        "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?) RETURNING table_id",
-        (guild_id, channel_id, json.dumps(rules), created_by, now_iso(), seed, east, json.dumps(options or {}))))
+        "INSERT INTO tables (guild_id, channel_id, status, rules, created_by, created_at, seed, next_east, options, "
+        "deal_seeds) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?) RETURNING table_id",
+        (guild_id, channel_id, json.dumps(rules), created_by, now_iso(), seed, east, json.dumps(options or {}),
+         deal_seeds)))
     await conn.executemany("INSERT INTO table_seats (table_id, seat) VALUES (?, ?)",
                            [(table_id, seat) for seat in range(4)])
     return table_id
@@ -109,7 +114,8 @@ async def load_tables(db: Database, where: str = "status != 'closed'", params: t
         seats.setdefault(r[0], []).append(SeatRow(r[1], r[2], r[3], bool(r[4])))
     return [TableRow(row["table_id"], row["guild_id"], row["channel_id"], row["status"], json.loads(row["rules"]),
                      row["created_by"], row["games_played"], row["next_east"], row["seed"],
-                     seats.get(row["table_id"], []), json.loads(row["options"]), json.loads(row["display"]))
+                     seats.get(row["table_id"], []), json.loads(row["options"]), json.loads(row["display"]),
+                     row["deal_seeds"])
             for row in rows]
 
 

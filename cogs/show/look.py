@@ -15,6 +15,7 @@ from bot.engine.views import PublicView
 from bot.engine.wording import chips, line_called
 from bot.service.cards import card_label, load_card
 from bot.service.choices import SeatChoices
+from bot.service.fairness import DealSeal
 from bot.service.hints import Hint
 from bot.service.narration import NOTABLE, describe, how_won
 from bot.service.updates import SeatUpdate, TablePhase, TableUpdate, TableView
@@ -126,6 +127,8 @@ async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing,
                      "see your tiles and play.")
     if log:
         lines.append("\n".join(f"> {line}" for line in log[-LOG_LINES:]))
+    if game is not None and table.seal is not None:
+        lines.append(sealed_line(table.seal))
     files = []
     picture = b""
     if game is not None:
@@ -134,6 +137,17 @@ async def table_payload(update: TableUpdate, log: list[str], drawing: Drawing,
         files.append(discord.File(io.BytesIO(image.png), filename="table.png", description=image.alt))
         picture = digest(image.png)
     return Payload(_fit("\n".join(lines)), files, c.table_components(update), picture=picture)
+
+
+def sealed_line(seal: DealSeal) -> str:
+    """The deal's commitment, in small print under the table (docs/rules.md, *Provable deals*)."""
+    return f"-# Deal sealed: `{seal.commitment}` (the results reveal its seed)"
+
+
+def opened_line(seal: DealSeal) -> str:
+    """The seed and salt that open the deal's commitment, in small print under the results."""
+    return (f"-# The deal: seed `{seal.seed}`, salt `{seal.salt}`, sealed as `{seal.commitment}` "
+            "(`charleston fairness verify` checks it)")
 
 
 def _seating(table: TableView) -> str:
@@ -227,6 +241,8 @@ async def result_payload(update: TableUpdate) -> Payload:
         lines.append("No chips change hands.")
     lines.append("Settled in the chip ledger." + ("" if table.closed else
                                                   " **Deal again** starts the next game, East moving on."))
+    if table.seal is not None and table.seal.revealed:
+        lines.append(opened_line(table.seal))
     files = []
     if result is not None and result.line and result.tiles:
         card = load_card(table.rules.card)

@@ -243,6 +243,9 @@ COMMANDS = [
     ["standings", "--db", "{}", "--guild", "{}"], ["standings", "--db", "league.db", "--week", "{}", "--json"],
     ["standings", "--db", "{}", "--all-time", "--csv"], ["tables", "list", "--db", "{}", "--json"],
     ["ledger", "verify", "--db", "{}"], ["tables", "resume", "--db", "{}"], ["migrate", "--db", "{}"],
+    ["fairness", "verify", "--db", "{}", "--game", "{}"], ["fairness", "verify", "--db", "league.db", "--game", "{}"],
+    ["stats", "--db", "{}", "--guild", "{}", "--json"], ["stats", "--db", "league.db", "--league", "{}"],
+    ["stats", "--db", "league.db", "--player", "{}", "--json"],
     ["backup", "--db", "{}", "--to", "{}"],
     ["simulate", "--games", "{}", "--seed", "{}", "--players", "{}", "--json"],
     ["simulate", "--games", "1", "--card", "{}", "--rules", "{}", "--log", "{}"],
@@ -332,6 +335,8 @@ def test_fuzz_database_files(workdir: Path, recorded_db: Path, spec: tuple[str, 
     for command in (["standings", "--all-time"], ["tables", "list"], ["render", "standings", "-o", "s.png"]):
         cli(workdir, [*command, "--db", "fuzz.db"])
     cli(workdir, ["ledger", "verify", "--db", "fuzz.db"], frozenset({0, 1, 2}))
+    cli(workdir, ["fairness", "verify", "--db", "fuzz.db"], frozenset({0, 1, 2}))
+    cli(workdir, ["stats", "--db", "fuzz.db", "--json"])
     cli(workdir, ["backup", "--db", "fuzz.db", "--to", "copy.db"])
     cli(workdir, ["tables", "resume", "--db", "fuzz.db"])
     path.unlink()

@@ -63,6 +63,11 @@ def test_wind_tiles_are_named_as_tiles_not_seats(capsys: pytest.CaptureFixture[s
 def test_a_recorded_demo_says_where_after_the_payouts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     told = demo(capsys, "--seed", "2026")
     recorded = demo(capsys, "--seed", "2026", "--db", str(tmp_path / "demo.db"))
-    assert recorded[:-1] == told  # the same game, told the same way
-    assert recorded[-1] == (f"Recorded as game 1 (table 1) in {tmp_path / 'demo.db'}; computer players are not in "
+    sealed = [line for line in recorded if line.startswith("Deal sealed: ")]  # the deal's commitment, before play
+    first_deal = next(line for line in told if " is dealt " in line)
+    assert len(sealed) == 1 and recorded.index(sealed[0]) < recorded.index(first_deal)
+    recorded.remove(sealed[0])
+    assert recorded[:-2] == told  # the same game, told the same way
+    assert recorded[-2] == (f"Recorded as game 1 (table 1) in {tmp_path / 'demo.db'}; computer players are not in "
                             "the standings.")
+    assert recorded[-1].startswith("The deal: seed ") and "'charleston fairness verify --db " in recorded[-1]

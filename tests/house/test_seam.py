@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from support.paths import ROOT
 
 from bot.engine.actions import Action
-from bot.service import choices, display, errors, hints, keys, leagues, nights, surface, tables, updates
+from bot.service import choices, display, errors, hints, keys, leagues, nights, stats, surface, tables, updates
 from bot.service.display import Display, DmShown
 from cogs.press import controls
 from cogs.show import components, ids
@@ -127,7 +127,7 @@ def test_a_malformed_display_is_a_value_error(bad: dict[str, object]) -> None:
 # -- the service's surface: the calls the cogs make, as Protocols (bot/service/surface.py) ----------------------------
 SURFACES = ((surface.TableCalls, tables.TableService), (surface.LeagueCalls, leagues.LeagueService),
             (surface.CardCalls, leagues.GuildCards), (surface.CorrectionCalls, leagues.Corrections),
-            (surface.NightCalls, nights.Nights))
+            (surface.NightCalls, nights.Nights), (surface.StatsCalls, stats.StatsService))
 
 
 def _members(protocol: type) -> list[str]:
@@ -148,7 +148,7 @@ def test_the_real_service_makes_every_call_of_its_surface_as_written(protocol: t
 
 def test_the_cogs_know_the_services_only_by_their_surface() -> None:
     """Only the wiring names the concrete services; every other part of cogs/ is handed a Protocol."""
-    concrete = {"TableService", "LeagueService", "GuildCards", "Corrections", "Nights"}
+    concrete = {"TableService", "LeagueService", "GuildCards", "Corrections", "Nights", "StatsService"}
     wrong = [f"{path.relative_to(ROOT)}:{node.lineno}" for path, node in _cog_nodes() if path.name != "app.py"
              and isinstance(node, ast.ImportFrom) and any(alias.name in concrete for alias in node.names)]
     assert wrong == []
