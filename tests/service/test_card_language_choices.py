@@ -35,13 +35,13 @@ def test_P5_the_call_window_offers_the_second_of_two_separate_flower_pungs() -> 
 def test_R5_a_discarded_wind_is_offered_for_a_pung_of_any_wind_and_its_joker_exchanged() -> None:
     table = Table({0: "S", 1: "J S 1C 1C 1C 2C 2C 2C 2C", 2: "S"}, wall="1D 2D 3D", card=CARD)
     table.discard(0, "S")
-    assert [c.label for c in choices_for(seat_view(table.game, 1), None).calls] == ["Pung of South with 1 joker"]
+    assert [c.label for c in choices_for(seat_view(table.game, 1), None).calls] == ["Pung of South Wind with 1 joker"]
     table.call(1, "J S")
     table.close()
     table.discard_and_close(1, "1C")
     table.draw(2)
     exchanges = choices_for(seat_view(table.game, 2), None).exchanges
-    assert [c.label for c in exchanges] == ["Give South for South's joker"]
+    assert [c.label for c in exchanges] == ["Give South Wind for South's joker"]
 
 
 def test_R1_a_hint_toward_two_separate_pairs_names_the_tile_still_needed_and_shows_the_note() -> None:
