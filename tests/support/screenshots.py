@@ -73,7 +73,7 @@ def draw_message(message: Message, now: datetime | None = None, world: World | N
         picture = picture.resize((WIDTH - 80, round(picture.height * (WIDTH - 80) / picture.width)),
                                  Image.Resampling.LANCZOS)
     rows = [c for c in message.components if c.get("type") == 1]
-    height = 42 + text.height + (picture.height + 10 if picture else 0) + 42 * len(rows) + 16
+    height = max(72, 42 + text.height + (picture.height + 10 if picture else 0) + 42 * len(rows) + 16)
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.ellipse((16, 16, 56, 56), fill=(88, 101, 242))
