@@ -103,6 +103,12 @@ def _closes(text: str, start: int, mark: str) -> bool:
     return end > start + len(mark) and not text[start + len(mark)].isspace()
 
 
+def _toggled(style: Run, field: str) -> Run:
+    """``style`` with one emphasis (bold, italic, underline, strike) turned on or off."""
+    return Run("", style.bold ^ (field == "bold"), style.italic ^ (field == "italic"),
+               style.underline ^ (field == "underline"), style.strike ^ (field == "strike"))
+
+
 def inline(text: str, now: datetime, names: Names) -> tuple[Run, ...]:
     """One line's runs: markers taken away, pills (code, mentions, times) resolved."""
     runs: list[Run] = []
@@ -110,9 +116,9 @@ def inline(text: str, now: datetime, names: Names) -> tuple[Run, ...]:
     open_marks: set[str] = set()
     position = 0
 
-    def add(piece: str, **pill: str) -> None:
+    def add(piece: str, pill: str = "") -> None:
         if piece:
-            runs.append(replace(style, text=piece, **pill))
+            runs.append(replace(style, text=piece, pill=pill))
 
     for match in INLINE.finditer(text):
         add(text[position:match.start()])
@@ -133,8 +139,7 @@ def inline(text: str, now: datetime, names: Names) -> tuple[Run, ...]:
             mark = match["mark"]
             if mark in open_marks or _closes(text, match.start(), mark):
                 open_marks ^= {mark}
-                field = MARKS[mark]
-                style = replace(style, **{field: not getattr(style, field)})
+                style = _toggled(style, MARKS[mark])
             else:
                 add(mark)
     add(text[position:])
@@ -326,7 +331,7 @@ def _draw_piece(image: Image.Image, draw: ImageDraw.ImageDraw, piece: Piece, top
 def _draw_slanted(image: Image.Image, at: tuple[int, int], text: str, font: fonts.Font,
                   colour: tuple[int, int, int]) -> None:
     """Italic by slanting the upright face (the bundled fonts have no italic): about 12 degrees, as an oblique."""
-    width, height = int(font.getlength(text)) + 6, font.size + 8
+    width, height = int(font.getlength(text)) + 6, int(font.size) + 8
     layer = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     ImageDraw.Draw(layer).text((0, 0), text, font=font, fill=(*colour, 255))
     slant = 0.2
