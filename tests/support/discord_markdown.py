@@ -10,7 +10,9 @@ Choices where a real client depends on its reader: a timestamp reads as Discord'
 examples (English, 24-hour clock: t 16:20, T 16:20:30, d 20/04/2021, D 20 April 2021, f 20 April 2021 16:20,
 F Tuesday, 20 April 2021 16:20, s 20/04/2021, 16:20, S 20/04/2021, 16:20:30) for a reader in UTC; a relative
 one (R) is counted from the message's own time (its last edit, else its sending), so a picture says what a
-reader saw the moment the message changed ("in 49 minutes", "2 hours ago").
+reader saw the moment the message changed ("in 49 minutes", "2 hours ago"), in the largest unit that is at least
+one, rounded to the nearest whole one as Discord rounds (seconds are shown as seconds, as Discord now counts the
+last minute down). Italics are the regular face slanted (the bundled fonts have no italic; no message uses them).
 """
 
 from __future__ import annotations
