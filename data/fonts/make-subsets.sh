@@ -21,3 +21,9 @@ for face in DejaVuSans-Bold DejaVuSans; do
         --layout-features='kern' --name-IDs='*' --no-hinting \
         --output-file="$here/$face-subset.ttf"
 done
+
+# Monospace, for the README's pictures of Discord messages only (tests/support/discord_markdown.py): Discord draws
+# ``` code blocks and `inline code` in a monospace font, and a table in a code block only lines up in one.
+pyftsubset /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf --unicodes="$latin" \
+    --layout-features='kern' --name-IDs='*' --no-hinting \
+    --output-file="$here/DejaVuSansMono-subset.ttf"

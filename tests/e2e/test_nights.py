@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from support.discord_double import Double, Player
@@ -27,7 +27,7 @@ def _picture(message: Message, folder: Path, name: str) -> None:
     """Draw a message as Discord shows it (tests/support/screenshots.py), into the test's folder and, when asked,
     the README's."""
     path = folder / name
-    draw_message(message, datetime.now(UTC)).save(path, optimize=True)
+    draw_message(message).save(path, optimize=True)
     assert path.stat().st_size > 0
     if os.environ.get(PICTURES):
         shutil.copy(path, Path(os.environ[PICTURES]) / name)

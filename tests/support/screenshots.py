@@ -5,19 +5,21 @@ them after a real (seeded) game played by the bot, drawn the way Discord's dark 
                                                       docs/testing-discord.md)
 
 These are drawings of the messages the bot sent (their text, their images, their buttons), not screen captures
-of the Discord client.
+of the Discord client. The text's markdown (bold, code blocks in monospace, subtext, quotes, timestamps,
+mentions...) is drawn by tests/support/discord_markdown.py, which says what it covers and how a timestamp reads;
+a relative timestamp is counted from the message's own time. The pictures are saved as palette PNGs (a third of
+the bytes). The league night's pictures (night-signup.png, night-results.png) come from the night's end-to-end
+test: CHARLESTON_NIGHT_PICTURES=docs/images pytest tests/e2e/test_nights.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
-import re
 import sys
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -27,6 +29,7 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
 from renderers import fonts  # noqa: E402
 from support.discord_double import DiscordDouble, Double, World, load_validator, spec_path  # noqa: E402
 from support.discord_double.models import Message  # noqa: E402
+from support.discord_markdown import Block, Layout, Names, parse  # noqa: E402
 from support.game_driver import Driver, Person, make_bot  # noqa: E402
 
 WIDTH = 560
@@ -34,63 +37,53 @@ BACKGROUND, TEXT, MUTED, QUOTE = (49, 51, 56), (219, 222, 225), (148, 155, 164),
 BUTTONS = {1: (88, 101, 242), 2: (78, 80, 88), 3: (36, 128, 70), 4: (218, 55, 60)}
 
 
-def _plain(text: str, now: datetime) -> str:
-    """Discord's markdown as it reads: bold markers gone, <t:..:R> as "in N seconds", mentions as #thread."""
-    def when(match: re.Match[str]) -> str:
-        seconds = int(match.group(1)) - int(now.timestamp())
-        return f"in {seconds} seconds" if seconds >= 0 else f"{-seconds} seconds ago"
+def _names(world: World | None) -> Names:
+    """Who a mention names, as the offline Discord knows them (Discord shows "#unknown" for a channel it can't)."""
+    def name(kind: str, ident: int) -> str | None:
+        if world is None:
+            return None
+        if kind == "#":
+            channel = world.channels.get(ident)
+            return channel.name if channel is not None else None
+        user = world.users.get(ident)
+        return user.name if kind == "@" and user is not None else None
 
-    def moment(match: re.Match[str]) -> str:  # as a reader in UTC sees it
-        at = datetime.fromtimestamp(int(match.group(1)), UTC)
-        return {"t": f"{at:%H:%M}", "D": f"{at.day} {at:%B %Y}"}.get(match.group(2), f"{at:%A} {at.day} {at:%B %Y} "
-                                                                                    f"{at:%H:%M}")
-
-    text = re.sub(r"<t:(\d+):R>", when, text)
-    text = re.sub(r"<t:(\d+):([tTdDfF])>", moment, text)
-    text = re.sub(r"<#\d+>", "#Mah Jongg table 1", text)
-    return "\n".join(fonts.printable(line, "") for line in text.replace("**", "").replace("`", "").split("\n"))
+    return name
 
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[str]:
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        line = ""
-        for word in paragraph.split(" "):
-            trial = f"{line} {word}".strip()
-            if draw.textlength(trial, font=font) <= width or not line:
-                line = trial
-            else:
-                lines.append(line)
-                line = word
-        lines.append(line)
-    return lines
+def _when(message: Message) -> datetime:
+    """The message's own time: its last edit, else its sending (what a reader saw as it changed)."""
+    return datetime.fromtimestamp(message.edited_at or message.created_at, UTC)
 
 
-def draw_message(message: Message, now: datetime) -> Image.Image:
-    """One message as Discord's dark theme shows it: author, text, image, buttons and selects."""
+def read(message: Message, now: datetime | None = None, world: World | None = None) -> list[Block]:
+    """The message's text as Discord lays it out: its markdown rendered, relative times counted from ``now``, by
+    default the message's own time; ``world`` names the mentions."""
+    return parse(message.content, now or _when(message), _names(world))
+
+
+def draw_message(message: Message, now: datetime | None = None, world: World | None = None) -> Image.Image:
+    """One message as Discord's dark theme shows it: author, text (see :func:`read`), image, buttons and selects."""
+    text = Layout(read(message, now, world), 70, WIDTH - 90, edited=message.edited_at is not None)
     regular, bold = fonts.regular(15), fonts.bold(15)
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    body = _wrap(scratch, _plain(message.content, now), regular, WIDTH - 80)
     attachment = next((a for a in message.attachments if a.filename.endswith(".png")), None)
     picture = None
     if attachment is not None:
         picture = Image.open(io.BytesIO(attachment.data)).convert("RGB")
-        picture = picture.resize((WIDTH - 80, round(picture.height * (WIDTH - 80) / picture.width)))
+        picture = picture.resize((WIDTH - 80, round(picture.height * (WIDTH - 80) / picture.width)),
+                                 Image.Resampling.LANCZOS)
     rows = [c for c in message.components if c.get("type") == 1]
-    height = 56 + 21 * len(body) + (picture.height + 10 if picture else 0) + 42 * len(rows) + 16
+    height = max(72, 42 + text.height + (picture.height + 10 if picture else 0) + 42 * len(rows) + 16)
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.ellipse((16, 16, 56, 56), fill=(88, 101, 242))
     draw.text((70, 16), "Charleston", font=bold, fill=(255, 255, 255))
     draw.rounded_rectangle((162, 18, 196, 34), 3, fill=(88, 101, 242))
     draw.text((167, 18), "APP", font=fonts.bold(11), fill=(255, 255, 255))
-    y = 40
-    for line in body:
-        quoted = line.startswith("> ")
-        if quoted:
-            draw.rectangle((70, y, 73, y + 19), fill=QUOTE)
-        draw.text((82 if quoted else 70, y), line[2:] if quoted else line, font=regular, fill=TEXT)
-        y += 21
+    sent = datetime.fromtimestamp(message.created_at, UTC)
+    draw.text((204, 20), f"{sent:%d/%m/%Y, %H:%M}", font=fonts.regular(12), fill=MUTED)
+    text.draw(image, 42)
+    y = 42 + text.height
     if picture is not None:
         image.paste(picture, (70, y + 4))
         y += picture.height + 10
@@ -109,7 +102,12 @@ def draw_message(message: Message, now: datetime) -> Image.Image:
                           fill=MUTED)
                 draw.text((WIDTH - 40, y + 12), "v", font=bold, fill=MUTED)
         y += 42
-    return image
+    return small(image)
+
+
+def small(image: Image.Image) -> Image.Image:
+    """The picture as a 256-colour palette image: a README picture at a fraction of the bytes, no visible loss."""
+    return image.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
 async def main(out: Path) -> None:
@@ -137,13 +135,12 @@ async def main(out: Path) -> None:
                               and live.people_awaited() == [0] and live.game.state.phase.value == "play")
             await bot.presenter.settle()
             await asyncio.sleep(0.3)
-            now = datetime.now(UTC)
             table = driver.table_message()
             dm = next(m for m in reversed(alice.dms()) if any(a.filename == "rack.png" for a in m.attachments))
             assert table is not None
             out.mkdir(parents=True, exist_ok=True)
-            draw_message(table, now).save(out / "discord-thread.png", optimize=True)
-            draw_message(dm, now).save(out / "discord-dm.png", optimize=True)
+            draw_message(table, world=double.world).save(out / "discord-thread.png", optimize=True)
+            draw_message(dm, world=double.world).save(out / "discord-dm.png", optimize=True)
             print(f"wrote {out / 'discord-thread.png'} and {out / 'discord-dm.png'}")
     await server.close()
 
