@@ -128,6 +128,12 @@ def round_text(view: NightView, round_no: int, threads: dict[int, int]) -> str:
     return "\n".join(lines)[:2000]
 
 
+def results_headline(view: NightView) -> str:
+    """The results message's first words, one night's own (its start to the second): the runner finds a post a
+    crash left unrecorded by them."""
+    return f"**{view.league.name}** · results of the league night {_at(view.night.starts_at, 'D')} "
+
+
 async def results_message(results: NightResults) -> Shown:
     """The night's results: its scores as the league scores (a text table and the chart) and each round's tables."""
     view = results.view
@@ -137,8 +143,7 @@ async def results_message(results: NightResults) -> Shown:
     unit = "points" if scoring.points else "net chips"
     image = await asyncio.to_thread(render_weekly, label, charted(results.rows, scoring), unit=unit,
                                     title=f"{view.league.name} results")
-    lines = [f"**{view.league.name}** · results of the league night {_at(view.night.starts_at, 'D')} "
-             f"({results.games} game{'s' if results.games != 1 else ''}, {unit})",
+    lines = [f"{results_headline(view)}({results.games} game{'s' if results.games != 1 else ''}, {unit})",
              standings_table(results.rows, scoring=scoring)]
     for round_no in range(1, view.night.round + 1):
         lines.append(f"Round {round_no}:")

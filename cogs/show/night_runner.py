@@ -4,7 +4,9 @@ table's thread and table message (then the deal), a round's tables posted, the n
 
 It asks every ``check_seconds`` (and when woken). Every step is recorded by the service before or after it is
 taken, so a restart carries on: a table opened but not shown gets its thread then, and results not recorded as
-posted are posted (a crash between the post and its record may, rarely, post them twice).
+posted are posted. Results are posted once across crashes: before sending them the runner looks among the
+channel's latest messages for its own post of that night's results (one a crash sent but never recorded), and
+records that one instead of posting again, as the weekly poster does.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from ..door import Door
 from ..failures import DiscordFailure
 from ..payload import Payload
 from . import night_look as looks
-from .poster import describe
+from .poster import HISTORY_LOOKBACK, describe
 from .presenter import Presenter
 
 log = logging.getLogger("charleston.discord")
@@ -142,6 +144,14 @@ class NightRunner:
     async def _results(self, job: NightJob) -> None:
         night = job.view.night
         assert job.results is not None
+        found = await self.door.find_own_post(night.channel_id, night.guild_id, looks.results_headline(job.view),
+                                              f"look for night {night.night_id}'s results a crash left unrecorded",
+                                              lookback=HISTORY_LOOKBACK)
+        if found is not None:
+            log.info("night %s: its results were posted before a crash: found them", night.night_id)
+            await self.nights.results_posted(night.night_id, found.id)
+            await self.refresh(await self.nights.view(night.night_id))
+            return
         shown = await looks.results_message(job.results)
         try:
             message = await self.door.send(night.channel_id, Payload(shown.content, [shown.file()]),
