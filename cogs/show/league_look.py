@@ -32,7 +32,9 @@ from renderers import Rendered, render_season, render_weekly
 
 from . import ids
 from .components import CardButton, Components
+from .fit import fit_lines
 
+CHARTED = "… and {more}, too long for one message: the chart has the standings."  # the tail of a cut standings message
 TABLE_ROWS = 20  # rows of the text table (the chart shows as many)
 NAME_WIDTH = 18
 
@@ -151,7 +153,7 @@ async def week_message(week: WeekStandings) -> Shown:
                                     unit=scoring.what())
     content = "\n".join(part for part in (week_headline(week), standings_table(week.rows, scoring=scoring),
                                            corrections_text(week.corrections, week.league)) if part)
-    return Shown(content[:2000], image, _filename(week.name))
+    return Shown(fit_lines(content, CHARTED), image, _filename(week.name))
 
 
 async def season_message(season: SeasonStandings) -> Shown:
@@ -171,7 +173,7 @@ async def season_message(season: SeasonStandings) -> Shown:
     content = "\n".join(part for part in (f"**{league.name}** · {what}", standings_table(season.totals,
                                                                                         scoring=scoring),
                                            corrections_text(season.corrections, league)) if part)
-    return Shown(content[:2000], image, "season.png")
+    return Shown(fit_lines(content, CHARTED), image, "season.png")
 
 
 async def server_message(figures: ServerStandings, server: str, leagues: Sequence[str]) -> Shown | str:
@@ -183,7 +185,7 @@ async def server_message(figures: ServerStandings, server: str, leagues: Sequenc
     if leagues:
         lines.append("Leagues here: " + ", ".join(f"**{name}**" for name in leagues) + ". "
                      "`/standings league:` shows one.")
-    content = "\n".join([*lines, standings_table(figures.rows)])
+    content = fit_lines("\n".join([*lines, standings_table(figures.rows)]), CHARTED)
     if whole and not figures.rows:
         return content
     title = f"{plain(server)} standings"
@@ -211,7 +213,7 @@ def standing_text(name: str, where: str, periods: Sequence[tuple[str, Sequence[S
     """A player's place and net chips in each period, and nothing more: what anyone may see of another player."""
     lines = [f"**{plain(name)}** in {where}, as the standings show:"]
     lines += [place_line(what[:1].upper() + what[1:], rows, player_id) for what, rows in periods]
-    return "\n".join(lines)[:2000]
+    return fit_lines("\n".join(lines), "… and {more}, too long for one message: `/standings` shows each period.")
 
 
 def _signed(amount: int) -> str:
@@ -232,7 +234,7 @@ def statement_text(statement: Statement, name: str, where: str) -> str:
         reasons = "; ".join(dict.fromkeys(str(entry["reason"] or "").split("; ")))
         lines.append(f"- <t:{int(when.timestamp())}:d> {at}{kind}: **{_signed(int(str(entry['amount'])))}**"
                      + (f" ({plain(reasons)})" if reasons else ""))
-    return "\n".join(lines)[:2000]
+    return fit_lines("\n".join(lines), "… and {more}: `/ledger export:True` lists every posting.")
 
 
 def info_text(info: LeagueInfo) -> str:
@@ -251,7 +253,7 @@ def info_text(info: LeagueInfo) -> str:
         lines.append(f"⚠ The standings of the {week} could not be posted ({tries}): "
                      f"{post.last_error}. Next try <t:{int(datetime.fromisoformat(post.next_try_at).timestamp())}:R>."
                      if post.next_try_at else f"⚠ The {week}: {post.last_error}")
-    return "\n".join(lines)[:2000]
+    return fit_lines("\n".join(lines), "… and {more}: too long for one message.")
 
 
 def game_choice(game: GameRow) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.service.stats import PlayerStats
 
+from .fit import fit_lines
 from .league_look import plain
 
 
@@ -42,4 +43,4 @@ def detail_text(figures: PlayerStats, name: str, where: str) -> str:
         lines.append("Lines won most: " + "; ".join(f"{plain(w.name)} ×{w.wins}" for w in figures.lines))
     else:
         lines.append("Lines won most: none yet")
-    return "\n".join(lines)[:2000]
+    return fit_lines("\n".join(lines), "… and {more}: too long for one message.")
