@@ -11,7 +11,6 @@ records that one instead of posting again, as the weekly poster does.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from functools import partial
@@ -26,58 +25,35 @@ from ..door import Door
 from ..failures import DiscordFailure
 from ..payload import Payload
 from . import night_look as looks
+from .background import Background
 from .poster import HISTORY_LOOKBACK, describe
 from .presenter import Presenter
 
 log = logging.getLogger("charleston.discord")
 
 
-class NightRunner:
+class NightRunner(Background):
     """Runs the league nights of every guild this process holds."""
+
+    name = "night runner"
 
     def __init__(self, nights: NightCalls, tables: TableCalls, door: Door, presenter: Presenter,
                  check_seconds: float = 2.0) -> None:
+        super().__init__(check_seconds)
         self.nights = nights
         self.tables = tables
         self.door = door
         self.presenter = presenter
-        self.check_seconds = check_seconds
-        self.passes = 0  # passes completed (a test waits for one after it moved the clock)
-        self._wake = asyncio.Event()
-        self._stop = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        """Start the background task (its first pass runs at once)."""
-        self._task = asyncio.create_task(self._run(), name="night runner")
-
-    def wake(self) -> None:
-        """Look for due steps now."""
-        self._wake.set()
-
-    async def stop(self) -> None:
-        """Stop after the step in progress."""
-        self._stop.set()
-        self._wake.set()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(self._task, timeout=10)
-
-    async def _run(self) -> None:
-        while not self._stop.is_set():
-            self._wake.clear()
-            try:
-                await self.run_once()
-            except Exception:
-                log.exception("the night runner's pass failed; trying again shortly")
-            self.passes += 1
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.check_seconds)
+    async def one_pass(self) -> float | None:
+        """Carry out the due jobs; the next look is ``check_seconds`` away (or sooner, when woken)."""
+        await self.run_once()
+        return None
 
     async def run_once(self) -> None:
         """Carry out every job that is due."""
         for job in await self.nights.tick():
-            if self._stop.is_set():
+            if self.stopping:
                 return
             try:
                 await self._do(job)
