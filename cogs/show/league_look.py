@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 import discord
 
+from bot.engine.wording import noun, plural
 from bot.service.card_admin import PENDING_MINUTES, ImportPreview
 from bot.service.corrections import CorrectionRow, GameRow, PhysicalGame
 from bot.service.leagues import (
@@ -89,7 +90,7 @@ def standings_table(rows: Sequence[Standing], limit: int = TABLE_ROWS, scoring: 
     if len(rows) > limit:
         lines.append(f"… and {len(rows) - limit} more")
     if scoring is not None and not all(row.ranked for row in rows):
-        lines.append(f" * fewer than {scoring.minimum} games: not ranked yet")
+        lines.append(f" * fewer than {plural(scoring.minimum, 'game')}: not ranked yet")
     return "```\n" + "\n".join(lines) + "\n```"
 
 
@@ -205,8 +206,8 @@ def place_line(what: str, rows: Sequence[Standing], player_id: int) -> str:
     if found is None:
         return f"{what}: no games."
     place, row = found
-    return (f"{what}: {_ordinal(place)} of {len(rows)}, **{_signed(row.net)}** chips in {row.games} "
-            f"game{'s' if row.games != 1 else ''}.")
+    return (f"{what}: {_ordinal(place)} of {len(rows)}, **{_signed(row.net)}** {noun(row.net, 'chip')} in "
+            f"{plural(row.games, 'game')}.")
 
 
 def standing_text(name: str, where: str, periods: Sequence[tuple[str, Sequence[Standing]]], player_id: int) -> str:
@@ -223,8 +224,8 @@ def _signed(amount: int) -> str:
 def statement_text(statement: Statement, name: str, where: str) -> str:
     """A player's balance and latest postings: the table, the day, the chips and why."""
     count = statement.transactions
-    lines = [f"**{plain(name)}** in {where}: **{_signed(statement.balance)}** chips "
-             f"({count} game{'s' if count != 1 else ''} settled or corrected)."]
+    lines = [f"**{plain(name)}** in {where}: **{_signed(statement.balance)}** {noun(statement.balance, 'chip')} "
+             f"({plural(count, 'game')} settled or corrected)."]
     if statement.latest:
         lines.append("Latest:")
     for entry in statement.latest:
@@ -243,12 +244,12 @@ def info_text(info: LeagueInfo) -> str:
     channel = f"<#{league.channel_id}>" if league.channel_id else "none yet (/league-admin channel)"
     lines = [f"**{league.name}**",
              f"Channel: {channel} · time zone {league.timezone} · weeks start on {DAYS[league.week_start]}",
-             f"{info.members} member{'s' if info.members != 1 else ''}"
+             plural(info.members, "member")
              + (" · players join with their first game at its tables" if league.auto_join else ""),
              f"Season: **{info.season.name}**" if info.season else f"No season running ({info.seasons} so far).",
              league.scoring.describe()]
     for post in info.problems:
-        tries = f"{post.attempts} tr{'y' if post.attempts == 1 else 'ies'}"
+        tries = plural(post.attempts, "try", "tries")
         week = week_name(post.week, league.week_start)
         lines.append(f"⚠ The standings of the {week} could not be posted ({tries}): "
                      f"{post.last_error}. Next try <t:{int(datetime.fromisoformat(post.next_try_at).timestamp())}:R>."
@@ -275,8 +276,8 @@ def recorded_text(number: int, league: LeagueRow, seated: Sequence[discord.abc.U
     else:
         how = f"on {names[game.thrower]}'s discard" if game.thrower in names else "self-picked"
         extra = ", jokerless" if game.jokerless else ""
-        lines.append(f"{names[game.winner]} won with {game.line} {how}{extra}, {game.exposures} "
-                     f"exposure{'s' if game.exposures != 1 else ''}.")
+        lines.append(f"{names[game.winner]} won with {game.line} {how}{extra}, "
+                     f"{plural(game.exposures, 'exposure')}.")
     lines.append("It counts in the standings now; `/league-admin game void` takes it back out.")
     return "\n".join(lines)
 
@@ -291,13 +292,13 @@ def import_preview_text(preview: ImportPreview) -> str:
     escape = discord.utils.escape_markdown
     left = f", {preview.left_out} left out (see the warnings)" if preview.left_out else ""
     head = [f"**{escape(preview.title)}** from `{escape(preview.filename)}`, read as {preview.source_format}: "
-            f"{preview.lines} lines{left}. **Nothing is stored yet.**"]
+            f"{plural(preview.lines, 'line')}{left}. **Nothing is stored yet.**"]
     tail = ("Check the warnings (the converted card is attached), then press **Store this card** to keep it as "
             f"`{preview.name}`; the button works for {PENDING_MINUTES} minutes. To fix something first, edit the "
             "attached file and import it instead.")
     if not preview.warnings:
         return "\n".join([*head, "No warnings.", tail])
-    lines = [*head, f"{len(preview.warnings)} warning(s):"]
+    lines = [*head, f"{plural(len(preview.warnings), 'warning')}:"]
     for n, warning in enumerate(preview.warnings):
         line = f"- {escape(warning)}"
         if sum(len(x) + 1 for x in lines) + len(line) + len(tail) + 120 > MESSAGE_LIMIT:
@@ -316,8 +317,8 @@ def import_file(preview: ImportPreview) -> discord.File:
 
 def stored_text(title: str, name: str, lines: int, variants: int, ruleset: str) -> str:
     """A card just stored."""
-    return (f"Imported **{discord.utils.escape_markdown(title)}** as `{name}`: {lines} lines, "
-            f"{variants} variants, {ruleset} rules. It belongs to this server: `/table new card:` "
+    return (f"Imported **{discord.utils.escape_markdown(title)}** as `{name}`: {plural(lines, 'line')}, "
+            f"{plural(variants, 'variant')}, {ruleset} rules. It belongs to this server: `/table new card:` "
             "plays it, `/card-admin default` makes it the default. Check it against the printed card line by line "
             "on its proof sheet; `/card-admin line` fixes one line.")
 

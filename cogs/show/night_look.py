@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from bot.engine.wording import plural
 from bot.service.nights import NightResults, NightTable, NightView
 from renderers import render_weekly
 
@@ -51,9 +52,8 @@ def _names(people: Sequence[str], room: int) -> str:
 
 def _format(view: NightView) -> str:
     night = view.night
-    rounds = f"{night.rounds} round{'s' if night.rounds != 1 else ''}"
-    length = (f"{night.round_games} game{'s' if night.round_games != 1 else ''}" if night.round_games
-              else f"{night.round_minutes} minutes")
+    rounds = plural(night.rounds, "round")
+    length = plural(night.round_games, "game") if night.round_games else plural(night.round_minutes or 0, "minute")
     remainder = "extra seats played by computers" if night.remainder == "computers" else "tables of three as needed"
     return f"{rounds} of {length} · tables of four, {remainder}"
 
@@ -153,7 +153,7 @@ async def results_message(results: NightResults) -> Shown:
     unit = "points" if scoring.points else "net chips"
     image = await asyncio.to_thread(render_weekly, label, charted(results.rows, scoring), unit=unit,
                                     title=f"{view.league.name} results")
-    lines = [f"{results_headline(view)}({results.games} game{'s' if results.games != 1 else ''}, {unit})",
+    lines = [f"{results_headline(view)}({plural(results.games, 'game')}, {unit})",
              standings_table(results.rows, scoring=scoring)]
     for round_no in range(1, view.night.round + 1):
         lines.append(f"Round {round_no}:")
