@@ -28,6 +28,7 @@ import discord
 from .failures import Backoff, DiscordFailure, Failure, classify, log_failure
 from .pacer import Urgency, urgency
 from .payload import Payload
+from .show.fit import fit_lines
 
 log = logging.getLogger("charleston.discord")
 T = TypeVar("T")
@@ -244,7 +245,8 @@ class Door:
         told: list[int] = []
         for user_id in dict.fromkeys(user_ids):
             try:
-                if await self.send_dm(user_id, Payload(text[:2000]), what, table=table, attempts=3) is not None:
+                shown = Payload(fit_lines(text, "… and {more}: too long for one message."))
+                if await self.send_dm(user_id, shown, what, table=table, attempts=3) is not None:
                     told.append(user_id)
             except DiscordFailure:
                 continue  # logged; the others are still told

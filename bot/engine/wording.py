@@ -12,6 +12,17 @@ from .pattern import DECORATION
 from .tiles import SUIT_NAME, Tile, name, number_of, suit_of
 
 
+def noun(count: float, word: str, many: str | None = None) -> str:
+    """The word for ``count`` of it: ``tile`` for 1 (or -1: "-1 chip"), else ``tiles`` (``many`` when its plural is
+    not ``word`` + s)."""
+    return word if abs(count) == 1 else many or word + "s"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 tile``, ``2 tiles``, ``0 tiles`` (``many`` for a word whose plural is not ``word`` + s)."""
+    return f"{count:,} {noun(count, word, many)}"
+
+
 def chips(amount: int) -> str:
     """``1 chip``, ``25 chips``: the one unit of every value and payment."""
     return f"{amount} chip{'' if abs(amount) == 1 else 's'}"

@@ -64,7 +64,7 @@ from bot.engine.payloads import (
     WindowClosed,
 )
 from bot.engine.tiles import Tile, name
-from bot.engine.wording import call_words, chips, group_words, line_called
+from bot.engine.wording import call_words, chips, group_words, line_called, plural
 
 Namer = Callable[[int], str]
 
@@ -214,7 +214,7 @@ def _turns(p: _Turns, t: _Told) -> str:
     """Play, turns and draws, discards and (classical) kongs."""
     match p:
         case Play(wall=wall):
-            return f"Play begins: East discards first. {wall} tiles in the wall."
+            return f"Play begins: East discards first. {plural(wall, 'tile')} in the wall."
         case Turn():
             return "Your turn." if t.mine else f"{t.me} to play."
         case Draw(wall=wall):
@@ -316,7 +316,7 @@ def _table(p: _Table, t: _Told) -> str:
     """The deal, and the table and its seats as the service tells them."""
     match p:
         case Deal(wall=wall, game_no=game_no):
-            return f"Game {game_no} is dealt. {wall} tiles in the wall."
+            return f"Game {game_no} is dealt. {plural(wall, 'tile')} in the wall."
         case Away():
             if t.mine:
                 return "A computer plays for you until you are back: use /back."

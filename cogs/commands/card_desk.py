@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.engine.wording import plural
 from bot.service.errors import ErrorKind, TableError
 from bot.service.surface import LeagueCalls
 from renderers import render_proof_pages
@@ -55,8 +56,9 @@ class CardDesk:
         key = name.strip().lower()
         for start in range(0, len(pages), FILES_PER_MESSAGE):
             chunk = pages[start:start + FILES_PER_MESSAGE]
-            content = (f"Proof sheet of **{card.name}** (`{key}`), {len(card.lines)} lines, a page per section "
-                       f"({len(pages)} pages): hold it next to the printed card and check each line, its tiles, "
-                       "colours, note, X or C and value. The tiles under each line are one winning hand of it."
+            content = (f"Proof sheet of **{card.name}** (`{key}`), {plural(len(card.lines), 'line')}, a page per "
+                       f"section ({plural(len(pages), 'page')}): hold it next to the printed card and check each "
+                       "line, its tiles, colours, note, X or C and value. The tiles under each line are one winning "
+                       "hand of it."
                        if start == 0 else f"Pages {start + 1} to {start + len(chunk)} of {len(pages)}.")
             await self.door.reply(interaction, content, files=proof_files(chunk, key, start + 1))

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.wording import line_name
+from bot.engine.wording import line_name, plural
 from bot.service.card_admin import CardProblems
 from bot.service.errors import ErrorKind, TableError
 from bot.service.guild_cards import MAX_CARD_BYTES
@@ -20,6 +20,7 @@ from renderers import render_card, render_proof_line
 
 from ..door import Door, Interaction
 from ..failures import DiscordFailure
+from ..show.fit import fit_lines
 from ..show.league_look import import_components, import_file, import_preview_text, proof_components
 from .card_desk import CardDesk
 from .common import CardNames, Choices, guild_of, matching, require_manager
@@ -59,9 +60,9 @@ class Cards(CardNames, commands.GroupCog, group_name="card", group_description="
         lines = ["Cards for `/table new card:`"]
         for info in infos:
             marks = [m for m, on in (("imported here", info.imported), ("**default**", info.default)) if on]
-            lines.append(f"- `{info.name}`: {discord.utils.escape_markdown(info.title)}, {info.lines} lines, "
+            lines.append(f"- `{info.name}`: {discord.utils.escape_markdown(info.title)}, {plural(info.lines, 'line')}, "
                          f"{info.ruleset} rules" + (f" ({', '.join(marks)})" if marks else ""))
-        await self.door.reply(interaction, "\n".join(lines)[:MESSAGE_LIMIT])
+        await self.door.reply(interaction, fit_lines("\n".join(lines), "… and {more}: too long for one message."))
 
     @app_commands.command(name="show", description="A card's sheet, every line as printed")
     @app_commands.describe(name="the card", section="one section only (easier to read on a phone)")
@@ -77,7 +78,8 @@ class Cards(CardNames, commands.GroupCog, group_name="card", group_description="
         file = discord.File(io.BytesIO(image.png), filename="card.png", description=image.alt)
         shown = f"section {section.strip()} of " if section else ""
         title = discord.utils.escape_markdown(card.name)
-        await self.door.reply(interaction, f"{shown}**{title}** (`{name.strip().lower()}`): {len(card.lines)} lines, "
+        lines = plural(len(card.lines), "line")
+        await self.door.reply(interaction, f"{shown}**{title}** (`{name.strip().lower()}`): {lines}, "
                               f"{card.ruleset} rules.", files=[file])
 
     @show.autocomplete("section")

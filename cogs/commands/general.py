@@ -7,6 +7,7 @@ from collections.abc import Callable
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.wording import plural
 from bot.service.surface import TableCalls
 
 from ..door import Door, Interaction
@@ -26,4 +27,4 @@ class General(commands.Cog):
         tables = len(self.service.table_ids())
         latency = self._latency() * 1000
         shown = f"{latency:.0f} ms" if latency == latency else "unknown"  # NaN before the first heartbeat
-        await self.door.reply(interaction, f"Pong! Gateway latency {shown}; {tables} table(s) open.")
+        await self.door.reply(interaction, f"Pong! Gateway latency {shown}; {plural(tables, 'table')} open.")

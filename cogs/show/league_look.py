@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 import discord
 
+from bot.engine.wording import noun, plural
 from bot.service.card_admin import PENDING_MINUTES, ImportPreview
 from bot.service.corrections import CorrectionRow, GameRow, PhysicalGame
 from bot.service.leagues import (
@@ -32,7 +33,9 @@ from renderers import Rendered, render_season, render_weekly
 
 from . import ids
 from .components import CardButton, Components
+from .fit import fit_lines
 
+CHARTED = "… and {more}, too long for one message: the chart has the standings."  # the tail of a cut standings message
 TABLE_ROWS = 20  # rows of the text table (the chart shows as many)
 NAME_WIDTH = 18
 
@@ -87,7 +90,7 @@ def standings_table(rows: Sequence[Standing], limit: int = TABLE_ROWS, scoring: 
     if len(rows) > limit:
         lines.append(f"… and {len(rows) - limit} more")
     if scoring is not None and not all(row.ranked for row in rows):
-        lines.append(f" * fewer than {scoring.minimum} games: not ranked yet")
+        lines.append(f" * fewer than {plural(scoring.minimum, 'game')}: not ranked yet")
     return "```\n" + "\n".join(lines) + "\n```"
 
 
@@ -151,7 +154,7 @@ async def week_message(week: WeekStandings) -> Shown:
                                     unit=scoring.what())
     content = "\n".join(part for part in (week_headline(week), standings_table(week.rows, scoring=scoring),
                                            corrections_text(week.corrections, week.league)) if part)
-    return Shown(content[:2000], image, _filename(week.name))
+    return Shown(fit_lines(content, CHARTED), image, _filename(week.name))
 
 
 async def season_message(season: SeasonStandings) -> Shown:
@@ -171,7 +174,7 @@ async def season_message(season: SeasonStandings) -> Shown:
     content = "\n".join(part for part in (f"**{league.name}** · {what}", standings_table(season.totals,
                                                                                         scoring=scoring),
                                            corrections_text(season.corrections, league)) if part)
-    return Shown(content[:2000], image, "season.png")
+    return Shown(fit_lines(content, CHARTED), image, "season.png")
 
 
 async def server_message(figures: ServerStandings, server: str, leagues: Sequence[str]) -> Shown | str:
@@ -183,7 +186,7 @@ async def server_message(figures: ServerStandings, server: str, leagues: Sequenc
     if leagues:
         lines.append("Leagues here: " + ", ".join(f"**{name}**" for name in leagues) + ". "
                      "`/standings league:` shows one.")
-    content = "\n".join([*lines, standings_table(figures.rows)])
+    content = fit_lines("\n".join([*lines, standings_table(figures.rows)]), CHARTED)
     if whole and not figures.rows:
         return content
     title = f"{plain(server)} standings"
@@ -203,15 +206,15 @@ def place_line(what: str, rows: Sequence[Standing], player_id: int) -> str:
     if found is None:
         return f"{what}: no games."
     place, row = found
-    return (f"{what}: {_ordinal(place)} of {len(rows)}, **{_signed(row.net)}** chips in {row.games} "
-            f"game{'s' if row.games != 1 else ''}.")
+    return (f"{what}: {_ordinal(place)} of {len(rows)}, **{_signed(row.net)}** {noun(row.net, 'chip')} in "
+            f"{plural(row.games, 'game')}.")
 
 
 def standing_text(name: str, where: str, periods: Sequence[tuple[str, Sequence[Standing]]], player_id: int) -> str:
     """A player's place and net chips in each period, and nothing more: what anyone may see of another player."""
     lines = [f"**{plain(name)}** in {where}, as the standings show:"]
     lines += [place_line(what[:1].upper() + what[1:], rows, player_id) for what, rows in periods]
-    return "\n".join(lines)[:2000]
+    return fit_lines("\n".join(lines), "… and {more}, too long for one message: `/standings` shows each period.")
 
 
 def _signed(amount: int) -> str:
@@ -221,8 +224,8 @@ def _signed(amount: int) -> str:
 def statement_text(statement: Statement, name: str, where: str) -> str:
     """A player's balance and latest postings: the table, the day, the chips and why."""
     count = statement.transactions
-    lines = [f"**{plain(name)}** in {where}: **{_signed(statement.balance)}** chips "
-             f"({count} game{'s' if count != 1 else ''} settled or corrected)."]
+    lines = [f"**{plain(name)}** in {where}: **{_signed(statement.balance)}** {noun(statement.balance, 'chip')} "
+             f"({plural(count, 'game')} settled or corrected)."]
     if statement.latest:
         lines.append("Latest:")
     for entry in statement.latest:
@@ -232,7 +235,7 @@ def statement_text(statement: Statement, name: str, where: str) -> str:
         reasons = "; ".join(dict.fromkeys(str(entry["reason"] or "").split("; ")))
         lines.append(f"- <t:{int(when.timestamp())}:d> {at}{kind}: **{_signed(int(str(entry['amount'])))}**"
                      + (f" ({plain(reasons)})" if reasons else ""))
-    return "\n".join(lines)[:2000]
+    return fit_lines("\n".join(lines), "… and {more}: `/ledger export:True` lists every posting.")
 
 
 def info_text(info: LeagueInfo) -> str:
@@ -241,17 +244,17 @@ def info_text(info: LeagueInfo) -> str:
     channel = f"<#{league.channel_id}>" if league.channel_id else "none yet (/league-admin channel)"
     lines = [f"**{league.name}**",
              f"Channel: {channel} · time zone {league.timezone} · weeks start on {DAYS[league.week_start]}",
-             f"{info.members} member{'s' if info.members != 1 else ''}"
+             plural(info.members, "member")
              + (" · players join with their first game at its tables" if league.auto_join else ""),
              f"Season: **{info.season.name}**" if info.season else f"No season running ({info.seasons} so far).",
              league.scoring.describe()]
     for post in info.problems:
-        tries = f"{post.attempts} tr{'y' if post.attempts == 1 else 'ies'}"
+        tries = plural(post.attempts, "try", "tries")
         week = week_name(post.week, league.week_start)
         lines.append(f"⚠ The standings of the {week} could not be posted ({tries}): "
                      f"{post.last_error}. Next try <t:{int(datetime.fromisoformat(post.next_try_at).timestamp())}:R>."
                      if post.next_try_at else f"⚠ The {week}: {post.last_error}")
-    return "\n".join(lines)[:2000]
+    return fit_lines("\n".join(lines), "… and {more}: too long for one message.")
 
 
 def game_choice(game: GameRow) -> str:
@@ -273,8 +276,8 @@ def recorded_text(number: int, league: LeagueRow, seated: Sequence[discord.abc.U
     else:
         how = f"on {names[game.thrower]}'s discard" if game.thrower in names else "self-picked"
         extra = ", jokerless" if game.jokerless else ""
-        lines.append(f"{names[game.winner]} won with {game.line} {how}{extra}, {game.exposures} "
-                     f"exposure{'s' if game.exposures != 1 else ''}.")
+        lines.append(f"{names[game.winner]} won with {game.line} {how}{extra}, "
+                     f"{plural(game.exposures, 'exposure')}.")
     lines.append("It counts in the standings now; `/league-admin game void` takes it back out.")
     return "\n".join(lines)
 
@@ -289,13 +292,13 @@ def import_preview_text(preview: ImportPreview) -> str:
     escape = discord.utils.escape_markdown
     left = f", {preview.left_out} left out (see the warnings)" if preview.left_out else ""
     head = [f"**{escape(preview.title)}** from `{escape(preview.filename)}`, read as {preview.source_format}: "
-            f"{preview.lines} lines{left}. **Nothing is stored yet.**"]
+            f"{plural(preview.lines, 'line')}{left}. **Nothing is stored yet.**"]
     tail = ("Check the warnings (the converted card is attached), then press **Store this card** to keep it as "
             f"`{preview.name}`; the button works for {PENDING_MINUTES} minutes. To fix something first, edit the "
             "attached file and import it instead.")
     if not preview.warnings:
         return "\n".join([*head, "No warnings.", tail])
-    lines = [*head, f"{len(preview.warnings)} warning(s):"]
+    lines = [*head, f"{plural(len(preview.warnings), 'warning')}:"]
     for n, warning in enumerate(preview.warnings):
         line = f"- {escape(warning)}"
         if sum(len(x) + 1 for x in lines) + len(line) + len(tail) + 120 > MESSAGE_LIMIT:
@@ -314,8 +317,8 @@ def import_file(preview: ImportPreview) -> discord.File:
 
 def stored_text(title: str, name: str, lines: int, variants: int, ruleset: str) -> str:
     """A card just stored."""
-    return (f"Imported **{discord.utils.escape_markdown(title)}** as `{name}`: {lines} lines, "
-            f"{variants} variants, {ruleset} rules. It belongs to this server: `/table new card:` "
+    return (f"Imported **{discord.utils.escape_markdown(title)}** as `{name}`: {plural(lines, 'line')}, "
+            f"{plural(variants, 'variant')}, {ruleset} rules. It belongs to this server: `/table new card:` "
             "plays it, `/card-admin default` makes it the default. Check it against the printed card line by line "
             "on its proof sheet; `/card-admin line` fixes one line.")
 

@@ -12,7 +12,7 @@ import discord
 from bot.engine import payloads
 from bot.engine.tiles import name
 from bot.engine.views import PublicView
-from bot.engine.wording import chips, line_called
+from bot.engine.wording import chips, line_called, plural
 from bot.service.cards import card_label, load_card
 from bot.service.choices import SeatChoices
 from bot.service.fairness import DealSeal
@@ -75,7 +75,7 @@ def status_line(update: TableUpdate) -> str:
         case TablePhase.COURTESY:
             return f"Courtesy pass across: waiting for {waiting}{countdown(update)}"
         case TablePhase.PLAY:
-            return f"{seat_label(table, game.turn)}'s turn · {game.wall} tiles in the wall{countdown(update)}"
+            return f"{seat_label(table, game.turn)}'s turn · {plural(game.wall, 'tile')} in the wall{countdown(update)}"
         case TablePhase.CALL_WINDOW:
             tile = name(game.window_tile) if game.window_tile is not None else "The discard"
             only = " (Mah Jongg only)" if game.mahjong_only else ""

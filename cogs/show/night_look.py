@@ -9,15 +9,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from bot.engine.wording import plural
 from bot.service.nights import NightResults, NightTable, NightView
 from renderers import render_weekly
 
 from ..payload import Payload
 from .components import Components, SignupButton
+from .fit import fit_lines
 from .league_look import Shown, charted, plain, standings_table
 
 WINDS = ("East", "South", "West", "North")
-MAX_NAMES = 60  # names listed under the sign-up (a night of more shows the count)
+NAMES_ROOM = 1100  # characters for the names of those in (a longer list ends "and N more": the count is shown)
+ABSENT_ROOM = 400  # and of those who can't come, so the sign-up stays one message of whole lines
 
 
 def signup_components(night: int) -> Components:
@@ -33,17 +36,24 @@ def _at(iso: str, style: str = "F") -> str:
     return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:{style}>"
 
 
-def _names(people: Sequence[str]) -> str:
-    shown = [plain(name, 32) for name in people[:MAX_NAMES]]
-    more = f" and {len(people) - MAX_NAMES} more" if len(people) > MAX_NAMES else ""
-    return ", ".join(shown) + more if shown else "nobody yet"
+def _names(people: Sequence[str], room: int) -> str:
+    """The names, as many as ``room`` characters hold, then how many more."""
+    shown: list[str] = []
+    used = 0
+    for n, name in enumerate(people):
+        name = plain(name, 32)
+        if used + len(name) + 2 + len(f" and {len(people) - n} more") > room:
+            break
+        shown.append(name)
+        used += len(name) + 2
+    more = f" and {len(people) - len(shown)} more" if len(shown) < len(people) else ""
+    return ", ".join(shown) + more if people else "nobody yet"
 
 
 def _format(view: NightView) -> str:
     night = view.night
-    rounds = f"{night.rounds} round{'s' if night.rounds != 1 else ''}"
-    length = (f"{night.round_games} game{'s' if night.round_games != 1 else ''}" if night.round_games
-              else f"{night.round_minutes} minutes")
+    rounds = plural(night.rounds, "round")
+    length = plural(night.round_games, "game") if night.round_games else plural(night.round_minutes or 0, "minute")
     remainder = "extra seats played by computers" if night.remainder == "computers" else "tables of three as needed"
     return f"{rounds} of {length} · tables of four, {remainder}"
 
@@ -73,10 +83,10 @@ def signup_text(view: NightView) -> str:
     else:
         lines.append("This night is called off: nobody signed up.")
     coming, not_coming = view.coming, view.not_coming
-    lines.append(f"**In ({len(coming)}):** {_names([s.name for s in coming])}")
+    lines.append(f"**In ({len(coming)}):** {_names([s.name for s in coming], NAMES_ROOM)}")
     if not_coming:
-        lines.append(f"Can't come ({len(not_coming)}): {_names([s.name for s in not_coming])}")
-    return "\n".join(lines)[:2000]
+        lines.append(f"Can't come ({len(not_coming)}): {_names([s.name for s in not_coming], ABSENT_ROOM)}")
+    return fit_lines("\n".join(lines), "… and {more}: too long for one message.")
 
 
 def open_for_answers(view: NightView) -> bool:
@@ -125,7 +135,13 @@ def round_text(view: NightView, round_no: int, threads: dict[int, int]) -> str:
     """A round's tables, posted when they open: each table's thread and its players by wind."""
     lines = [f"**{view.league.name}** · round {round_no} of {view.night.rounds}: your tables are open."]
     lines += [_table_line(view, t, threads.get(t.table_no)) for t in view.round_tables(round_no)]
-    return "\n".join(lines)[:2000]
+    return fit_lines("\n".join(lines), "… and {more}: each table's thread shows its players.")
+
+
+def results_headline(view: NightView) -> str:
+    """The results message's first words, one night's own (its start to the second): the runner finds a post a
+    crash left unrecorded by them."""
+    return f"**{view.league.name}** · results of the league night {_at(view.night.starts_at, 'D')} "
 
 
 async def results_message(results: NightResults) -> Shown:
@@ -137,13 +153,13 @@ async def results_message(results: NightResults) -> Shown:
     unit = "points" if scoring.points else "net chips"
     image = await asyncio.to_thread(render_weekly, label, charted(results.rows, scoring), unit=unit,
                                     title=f"{view.league.name} results")
-    lines = [f"**{view.league.name}** · results of the league night {_at(view.night.starts_at, 'D')} "
-             f"({results.games} game{'s' if results.games != 1 else ''}, {unit})",
+    lines = [f"{results_headline(view)}({plural(results.games, 'game')}, {unit})",
              standings_table(results.rows, scoring=scoring)]
     for round_no in range(1, view.night.round + 1):
         lines.append(f"Round {round_no}:")
         lines += [_table_line(view, t) for t in view.round_tables(round_no)]
-    return Shown("\n".join(lines)[:2000], image, f"night-{view.night.night_id}.png")
+    return Shown(fit_lines("\n".join(lines), "… and {more}, too long for one message: `/standings` "
+                                 "shows the league's standings."), image, f"night-{view.night.night_id}.png")
 
 
 def results_failed_text(view: NightView, reason: str) -> str:

@@ -4,12 +4,13 @@ table's thread and table message (then the deal), a round's tables posted, the n
 
 It asks every ``check_seconds`` (and when woken). Every step is recorded by the service before or after it is
 taken, so a restart carries on: a table opened but not shown gets its thread then, and results not recorded as
-posted are posted (a crash between the post and its record may, rarely, post them twice).
+posted are posted. Results are posted once across crashes: before sending them the runner looks among the
+channel's latest messages for its own post of that night's results (one a crash sent but never recorded), and
+records that one instead of posting again, as the weekly poster does.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from functools import partial
@@ -24,58 +25,35 @@ from ..door import Door
 from ..failures import DiscordFailure
 from ..payload import Payload
 from . import night_look as looks
-from .poster import describe
+from .background import Background
+from .poster import HISTORY_LOOKBACK, describe
 from .presenter import Presenter
 
 log = logging.getLogger("charleston.discord")
 
 
-class NightRunner:
+class NightRunner(Background):
     """Runs the league nights of every guild this process holds."""
+
+    name = "night runner"
 
     def __init__(self, nights: NightCalls, tables: TableCalls, door: Door, presenter: Presenter,
                  check_seconds: float = 2.0) -> None:
+        super().__init__(check_seconds)
         self.nights = nights
         self.tables = tables
         self.door = door
         self.presenter = presenter
-        self.check_seconds = check_seconds
-        self.passes = 0  # passes completed (a test waits for one after it moved the clock)
-        self._wake = asyncio.Event()
-        self._stop = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        """Start the background task (its first pass runs at once)."""
-        self._task = asyncio.create_task(self._run(), name="night runner")
-
-    def wake(self) -> None:
-        """Look for due steps now."""
-        self._wake.set()
-
-    async def stop(self) -> None:
-        """Stop after the step in progress."""
-        self._stop.set()
-        self._wake.set()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(self._task, timeout=10)
-
-    async def _run(self) -> None:
-        while not self._stop.is_set():
-            self._wake.clear()
-            try:
-                await self.run_once()
-            except Exception:
-                log.exception("the night runner's pass failed; trying again shortly")
-            self.passes += 1
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.check_seconds)
+    async def one_pass(self) -> float | None:
+        """Carry out the due jobs; the next look is ``check_seconds`` away (or sooner, when woken)."""
+        await self.run_once()
+        return None
 
     async def run_once(self) -> None:
         """Carry out every job that is due."""
         for job in await self.nights.tick():
-            if self._stop.is_set():
+            if self.stopping:
                 return
             try:
                 await self._do(job)
@@ -142,6 +120,14 @@ class NightRunner:
     async def _results(self, job: NightJob) -> None:
         night = job.view.night
         assert job.results is not None
+        found = await self.door.find_own_post(night.channel_id, night.guild_id, looks.results_headline(job.view),
+                                              f"look for night {night.night_id}'s results a crash left unrecorded",
+                                              lookback=HISTORY_LOOKBACK)
+        if found is not None:
+            log.info("night %s: its results were posted before a crash: found them", night.night_id)
+            await self.nights.results_posted(night.night_id, found.id)
+            await self.refresh(await self.nights.view(night.night_id))
+            return
         shown = await looks.results_message(job.results)
         try:
             message = await self.door.send(night.channel_id, Payload(shown.content, [shown.file()]),

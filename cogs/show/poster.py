@@ -8,8 +8,6 @@ are posted when it comes back. What is due and what became of each post is kept 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from datetime import datetime
 
@@ -22,6 +20,7 @@ from bot.service.weeks import week_name
 from ..door import Door
 from ..failures import DiscordFailure, Failure
 from ..payload import Payload
+from .background import Background
 from .league_look import week_headline, week_message
 
 log = logging.getLogger("charleston.discord")
@@ -42,57 +41,27 @@ def describe(failure: DiscordFailure, channel_id: int) -> str:
     return f"Discord could not be reached ({failure.text})"
 
 
-class WeeklyPoster:
+class WeeklyPoster(Background):
     """Posts due weekly standings, one at a time, for every league of every guild."""
 
+    name = "weekly poster"
+
     def __init__(self, door: Door, posts: WeeklyPosts, check_seconds: float = 300) -> None:
+        super().__init__(check_seconds)
         self.door = door
         self.posts = posts
-        self.check_seconds = check_seconds
-        self.started = 0  # passes begun, and
-        self.passes = 0  # passes completed (a test that moved the clock waits for one begun after its wake)
-        self._wake = asyncio.Event()
-        self._stop = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        """Start the background task (its first pass runs at once)."""
-        self._task = asyncio.create_task(self._run(), name="weekly poster")
-
-    def wake(self) -> None:
-        """Look for due posts now (a league got a channel, or a test moved the clock)."""
-        self._wake.set()
-
-    async def stop(self) -> None:
-        """Stop after the post in progress, if any."""
-        self._stop.set()
-        self._wake.set()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(self._task, timeout=10)
-
-    async def _run(self) -> None:
-        while not self._stop.is_set():
-            self._wake.clear()
-            self.started += 1
-            try:
-                await self.run_once()
-                wakeup = await self.posts.next_wakeup()
-            except Exception:
-                log.exception("the weekly poster's pass failed; trying again later")
-                wakeup = None
-            self.passes += 1
-            wait = self.check_seconds
-            if wakeup is not None:
-                wait = min(wait, max(0.0, (wakeup - self.posts.clock.now()).total_seconds()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+    async def one_pass(self) -> float | None:
+        """Make the due posts; the next week boundary or retry is the next thing due."""
+        await self.run_once()
+        wakeup = await self.posts.next_wakeup()
+        return None if wakeup is None else (wakeup - self.posts.clock.now()).total_seconds()
 
     async def run_once(self) -> int:
         """Make every post that is due; returns how many were posted."""
         posted = 0
         for job in await self.posts.due():
-            if self._stop.is_set():
+            if self.stopping:
                 break
             posted += await self._post(job)
         return posted

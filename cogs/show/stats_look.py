@@ -3,13 +3,11 @@ whole detail, for her or for the one who asked. Messages only; the figures come 
 
 from __future__ import annotations
 
+from bot.engine.wording import noun, plural
 from bot.service.stats import PlayerStats
 
+from .fit import fit_lines
 from .league_look import plain
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _signed(amount: float) -> str:
@@ -24,9 +22,9 @@ def no_games_text(name: str, where: str) -> str:
 def summary_text(figures: PlayerStats, name: str, where: str) -> str:
     """What the standings show of a player (games, wins, self-picks, jokerless wins, net chips): what anyone may
     see of another player."""
-    return (f"**{plain(name)}** in {where}: {_plural(figures.games, 'game')}, "
-            f"{_plural(figures.mahjong, 'Mah Jongg')} ({figures.self_picks} self-picked, "
-            f"{figures.jokerless} jokerless), **{_signed(figures.chips)}** chips.")
+    return (f"**{plain(name)}** in {where}: {plural(figures.games, 'game')}, "
+            f"{plural(figures.mahjong, 'Mah Jongg')} ({figures.self_picks} self-picked, "
+            f"{figures.jokerless} jokerless), **{_signed(figures.chips)}** {noun(figures.chips, 'chip')}.")
 
 
 def detail_text(figures: PlayerStats, name: str, where: str) -> str:
@@ -42,4 +40,4 @@ def detail_text(figures: PlayerStats, name: str, where: str) -> str:
         lines.append("Lines won most: " + "; ".join(f"{plain(w.name)} ×{w.wins}" for w in figures.lines))
     else:
         lines.append("Lines won most: none yet")
-    return "\n".join(lines)[:2000]
+    return fit_lines("\n".join(lines), "… and {more}: too long for one message.")
