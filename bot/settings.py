@@ -83,6 +83,11 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+def setting(name: str, dotenv: Path = Path(".env")) -> str:
+    """One setting by the rule every command follows: the environment, then ``.env``, else ``""`` (stripped)."""
+    return {**read_dotenv(dotenv), **os.environ}.get(name, "").strip()
+
+
 def database_setting(merged: Mapping[str, str]) -> str:
     """The one rule for the database every command uses: ``CHARLESTON_DB`` (``merged`` holds the environment over
     ``.env``), else ``./charleston.db``; a malformed value is a :class:`SettingsError` naming it."""

@@ -16,6 +16,7 @@ from typing import NoReturn
 from bot.cli import botcmd, card, dbcmd, fairness, league, play, render, replay, sample, stats, train
 from bot.cli.common import UsageProblem, fill_defaults
 from bot.service.files import FileProblem
+from bot.settings import SettingsError
 from bot.store.db import DatabaseProblem
 
 BAD_INPUT = 2
@@ -72,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         fill_defaults(args)
         result: int = args.run(args)
-    except (UsageProblem, FileProblem, DatabaseProblem) as problem:
+    except (UsageProblem, FileProblem, DatabaseProblem, SettingsError) as problem:  # SettingsError: a broken .env
         return _refuse(str(problem))
     except KeyboardInterrupt:
         print("charleston: interrupted", file=sys.stderr)
