@@ -18,6 +18,7 @@ from bot.engine.errors import CardError
 from bot.service.cards import UnknownCard, is_card_path, load_card
 from bot.settings import SettingsError, default_database
 from bot.store.db import Database, DatabaseProblem, is_postgres_url, target_problem
+from bot.store.integrity import check_numbers
 
 T = TypeVar("T")
 
@@ -75,12 +76,16 @@ def database_errors(path: str | Path) -> Iterator[None]:
 
 
 def with_database(path: str, work: Callable[[Database], Awaitable[T]], *, readonly: bool,
-                  create: bool = False, any_schema: bool = False) -> T:
-    """Open the database (see :meth:`Database.open`), run ``work`` on it and close it whatever happens."""
+                  create: bool = False, any_schema: bool = False, numbers_checked: bool = False) -> T:
+    """Open the database (see :meth:`Database.open`), run ``work`` on it and close it whatever happens;
+    ``numbers_checked``: first refuse a record with a whole-number field broken by a hand edit
+    (:class:`~bot.store.integrity.BrokenNumber`), for the commands that add up games and chips."""
 
     async def run() -> T:
         db = await Database.open(path, readonly=readonly, create=create, any_schema=any_schema)
         try:
+            if numbers_checked:
+                await check_numbers(db)
             return await work(db)
         finally:
             await db.close()

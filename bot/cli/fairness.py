@@ -46,4 +46,4 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"{len(report.mismatches)} of {games} checked do not match{unsealed}")
         return 1
 
-    return with_database(args.db, work, readonly=True)
+    return with_database(args.db, work, readonly=True, numbers_checked=True)

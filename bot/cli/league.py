@@ -100,7 +100,7 @@ def run_verify(args: argparse.Namespace) -> int:
             print(problem)
         return 1
 
-    return with_database(args.db, work, readonly=True)
+    return with_database(args.db, work, readonly=True, numbers_checked=True)
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -117,7 +117,7 @@ def run_export(args: argparse.Namespace) -> int:
         text, _ = await LeagueService(db).ledger_csv(guild, None)
         return text
 
-    text = with_database(args.db, work, readonly=True)
+    text = with_database(args.db, work, readonly=True, numbers_checked=True)
     if args.output is None:
         sys.stdout.write(text)
         return 0
@@ -174,7 +174,7 @@ def run_standings(args: argparse.Namespace) -> int:
                           f"({r['mahjong_rate']:.0%}), {r['self_picks']} self-picked, {r['jokerless_wins']} jokerless")
         return 0
 
-    return with_database(args.db, work, readonly=True)
+    return with_database(args.db, work, readonly=True, numbers_checked=True)
 
 
 NO_PEOPLE_WHY = ("Standings count people only: games among computer players alone (simulate --db, demo --db) "

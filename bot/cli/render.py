@@ -204,7 +204,7 @@ def run_standings(args: argparse.Namespace) -> int:
             raise UsageProblem(str(exc)) from None
     if same_file(args.db, args.output):
         raise UsageProblem(f"-o {args.output} is the database; choose another output file")
-    image = with_database(args.db, lambda db: _standings_image(db, args), readonly=True)
+    image = with_database(args.db, lambda db: _standings_image(db, args), readonly=True, numbers_checked=True)
     return _write(image, args.output)
 
 
