@@ -114,7 +114,8 @@ def test_whatever_is_typed_into_a_chips_amount_is_never_a_traceback(
     shutil.copy(damaged, copy)
     edit_by_hand(copy, "UPDATE ledger_postings SET amount = ? WHERE posting_id = 3", (typed,))
     with sqlite3.connect(copy) as conn:
-        kind, stored = conn.execute("SELECT typeof(amount), amount FROM ledger_postings WHERE posting_id = 3").fetchone()
+        kind, stored = conn.execute("SELECT typeof(amount), amount FROM ledger_postings "
+                                    "WHERE posting_id = 3").fetchone()
     conn.close()
     for argv in (["stats", "--json"], ["ledger", "verify"]):
         code, _, err = run(capsys, *argv, "--db", str(copy))
