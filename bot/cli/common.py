@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -94,12 +95,14 @@ def with_database(path: str, work: Callable[[Database], Awaitable[T]], *, readon
         return asyncio.run(run())
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,25}")
+_DECIMAL = re.compile(r"[0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12}")
+
+
 def _bounded_int(low: int, high: int, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            value = int(text) if len(text) <= 25 else None
-        except ValueError:
-            value = None
+        # ASCII digits only: int() would also read "١٢" or "1_000", numbers nobody meant to type
+        value = int(text) if _WHOLE.fullmatch(text.strip()) else None
         if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what}, not {text[:30]!r}")
         return value
@@ -144,11 +147,8 @@ def seconds(high: float) -> Callable[[str], float]:
     """An argparse type: a number of seconds from 0 to ``high``."""
 
     def parse(text: str) -> float:
-        try:
-            value = float(text) if len(text) <= 25 else -1.0
-        except ValueError:
-            value = -1.0
-        if not 0 <= value <= high:  # also false for nan
+        value = float(text) if _DECIMAL.fullmatch(text.strip()) else -1.0  # not "inf", "1e3" or "١"
+        if not 0 <= value <= high:
             raise argparse.ArgumentTypeError(f"give a number of seconds from 0 to {high:g}, not {text[:30]!r}")
         return value
 

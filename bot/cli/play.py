@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -184,6 +185,8 @@ def seed_list(text: str) -> list[int]:
             low, dash, high = part.strip().partition("-")
             if dash and not high.strip():
                 raise ValueError  # "9201-" is a range missing its end, not one seed
+            if not all(re.fullmatch(r"[0-9]{1,10}", n.strip()) for n in (low, high or low)):
+                raise ValueError  # ASCII digits: int() would also read "١٢" or "1_0"
             first, last = int(low), int(high or low)
             if not 0 <= first <= last <= 2**31 or last - first > 100_000:
                 raise ValueError
