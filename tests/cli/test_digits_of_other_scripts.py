@@ -31,7 +31,6 @@ OTHER_DIGITS = ["²", "١٢", "１２", "⑫", "1_0", "𝟙"]
     ["simulate", "--games", "{}"], ["simulate", "--seed", "{}"], ["demo", "--seed", "{}"],
     ["demo", "--delay", "{}"], ["card", "analyze", "--card", "practice", "--top", "{}", "F F 2B"],
     ["render", "card", "--card", "practice", "--hand", "2468 #{}", "-o", "line.png"],
-    ["card", "show", "--card", "practice", "--hand", "2468 #{}"],
     ["standings", "--db", "none.db", "--week", "{} Nov 2026"],
 ])
 def test_a_number_in_another_script_is_refused_by_the_command_line(
