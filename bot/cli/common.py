@@ -77,16 +77,18 @@ def database_errors(path: str | Path) -> Iterator[None]:
 
 
 def with_database(path: str, work: Callable[[Database], Awaitable[T]], *, readonly: bool,
-                  create: bool = False, any_schema: bool = False, numbers_checked: bool = False) -> T:
+                  create: bool = False, any_schema: bool = False, numbers_checked: bool = False,
+                  judged_elsewhere: frozenset[str] = frozenset()) -> T:
     """Open the database (see :meth:`Database.open`), run ``work`` on it and close it whatever happens;
     ``numbers_checked``: first refuse a record with a whole-number field broken by a hand edit
-    (:class:`~bot.store.integrity.BrokenNumber`), for the commands that add up games and chips."""
+    (:class:`~bot.store.integrity.BrokenNumber`), for the commands that add up games and chips, but for the fields
+    ``judged_elsewhere`` that ``work`` reports itself."""
 
     async def run() -> T:
         db = await Database.open(path, readonly=readonly, create=create, any_schema=any_schema)
         try:
             if numbers_checked:
-                await check_numbers(db)
+                await check_numbers(db, judged_elsewhere)
             return await work(db)
         finally:
             await db.close()

@@ -63,10 +63,10 @@ def _quoted(value: object) -> str:
     return repr(text[:40] + ("..." if len(text) > 40 else ""))
 
 
-async def find_broken_number(db: Database) -> BrokenField | None:
+async def find_broken_number(db: Database, judged_elsewhere: frozenset[str] = frozenset()) -> BrokenField | None:
     """The first field of :data:`CHECKED` declared a whole number that holds anything else (text, a fraction,
     binary data), or chips past :data:`MAX_CHIPS`, or None; always None on PostgreSQL, whose columns keep their
-    types."""
+    types. ``judged_elsewhere``: fields (``games.seed``) the caller reports game by game itself."""
     if db.kind != "sqlite":
         return None
     columns = await db.table_columns()
@@ -74,7 +74,8 @@ async def find_broken_number(db: Database) -> BrokenField | None:
         if table not in columns:
             continue
         declared = {str(r[1]): str(r[2]).upper() for r in await db.fetchall(f"PRAGMA table_info({table})")}
-        numbers = [c for c in columns[table] if "INT" in declared.get(c, "")]  # SQLite's rule for integer affinity
+        numbers = [c for c in columns[table] if "INT" in declared.get(c, "")  # SQLite's rule for integer affinity
+                   and f"{table}.{c}" not in judged_elsewhere]
         if not numbers:
             continue
         has_game = "game_id" in columns[table]
@@ -103,8 +104,8 @@ async def _posting_game(db: Database, table: str, posting: object) -> object | N
     return game if isinstance(game, int) else None
 
 
-async def check_numbers(db: Database) -> None:
+async def check_numbers(db: Database, judged_elsewhere: frozenset[str] = frozenset()) -> None:
     """Raise :class:`BrokenNumber` naming the first broken whole-number field of the record, if there is one."""
-    broken = await find_broken_number(db)
+    broken = await find_broken_number(db, judged_elsewhere)
     if broken is not None:
         raise BrokenNumber(broken.describe(str(db.path)))
