@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from support.cli import refused, run
 from support.paths import ROOT
 
@@ -115,3 +117,17 @@ def test_a_malformed_dot_env_is_one_line_naming_its_line_for_a_card_command(
     (fresh / ".env").write_text("CHARLESTON_CARDS_DIR=cards\nthis is not a setting\n", encoding="utf-8")
     line = refused(capsys, "card", "check", "--card", "practice", WIN_2468_1)
     assert ".env, line 2: expected NAME=value" in line
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folder=st.text(alphabet=st.characters(exclude_characters="\n\r'\""), max_size=40))
+def test_any_cards_folder_typed_into_dot_env_lists_the_cards_or_is_one_line(
+        fresh: Path, capsys: pytest.CaptureFixture[str], folder: str) -> None:
+    load_card.cache_clear()
+    (fresh / ".env").write_text(f"CHARLESTON_CARDS_DIR={folder}\n", encoding="utf-8")
+    code, out, err = run(capsys, "card", "list")
+    assert code in (0, 2), err
+    if code == 2:
+        assert err.count("\n") == 1 and err.startswith("charleston: ")
+    else:
+        assert "practice" in out
