@@ -26,6 +26,16 @@ MAX_SHARDS = 10_000
 MAX_GLOBAL_LIMIT = 100_000
 
 
+_DECIMAL = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?|\.[0-9]{1,6}")
+
+
+def whole_number(text: str, digits: int = 20) -> bool:
+    """Whether ``text`` is a whole number of at most ``digits`` ASCII digits: ``str.isdigit`` alone also passes "²"
+    and other scripts' digits, which ``int`` then refuses or reads as a number nobody typed (and ``int`` refuses
+    a number of thousands of digits)."""
+    return 0 < len(text) <= digits and text.isascii() and text.isdigit()
+
+
 class SettingsError(ValueError):
     """A setting that is missing or malformed; the message names it and says what to do."""
 
@@ -83,10 +93,17 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+def setting(name: str, dotenv: Path = Path(".env")) -> str:
+    """One setting by the rule every command follows: the environment, then ``.env``, else ``""`` (stripped)."""
+    return {**read_dotenv(dotenv), **os.environ}.get(name, "").strip()
+
+
 def database_setting(merged: Mapping[str, str]) -> str:
     """The one rule for the database every command uses: ``CHARLESTON_DB`` (``merged`` holds the environment over
     ``.env``), else ``./charleston.db``; a malformed value is a :class:`SettingsError` naming it."""
     db = merged.get("CHARLESTON_DB", "").strip() or DEFAULT_PATH
+    if "\0" in db or len(db) > 4096:  # as the --db option refuses (bot.cli.common.file_path)
+        raise SettingsError(f"CHARLESTON_DB: {db[:30]!r}... is not a usable path or URL.")
     if (problem := target_problem(db)) is not None:
         raise SettingsError(f"CHARLESTON_DB: {problem}.")
     return db
@@ -113,33 +130,31 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
         raise SettingsError("DISCORD_TOKEN doesn't look like a bot token (three parts separated by dots): copy it "
                             "again from the Developer Portal, Bot page, Reset Token.")
     guild = get("CHARLESTON_GUILD")
-    if guild and not (guild.isdigit() and 15 <= len(guild) <= 20):
-        raise SettingsError(f"CHARLESTON_GUILD must be a server id (a number of 15 to 20 digits), not {guild!r}: "
+    if guild and not (whole_number(guild) and 15 <= len(guild) <= 20):
+        raise SettingsError(f"CHARLESTON_GUILD must be a server id (a number of 15 to 20 digits), not {guild[:30]!r}: "
                             "in Discord, right-click the server and Copy Server ID.")
     level = (get("CHARLESTON_LOG_LEVEL") or "INFO").upper()
     if level not in LOG_LEVELS:
-        raise SettingsError(f"CHARLESTON_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+        raise SettingsError(f"CHARLESTON_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level[:20]!r}.")
     api = get("DISCORD_API_BASE") or DISCORD_API
     _check_url("DISCORD_API_BASE", api, ("http", "https"))
     gateway = get("DISCORD_GATEWAY_URL") or DISCORD_GATEWAY
     _check_url("DISCORD_GATEWAY_URL", gateway, ("ws", "wss"))
     refresh = get("CHARLESTON_REFRESH_SECONDS") or "1"
-    try:
-        refresh_seconds = float(refresh)
-    except ValueError:
-        refresh_seconds = -1.0
+    # float() would also take "1_0", "inf" and other scripts' digits: only a plain decimal number is a setting
+    refresh_seconds = float(refresh) if _DECIMAL.fullmatch(refresh) else -1.0
     if not 0.05 <= refresh_seconds <= 10:
-        raise SettingsError(f"CHARLESTON_REFRESH_SECONDS must be a number from 0.05 to 10, not {refresh!r}.")
+        raise SettingsError(f"CHARLESTON_REFRESH_SECONDS must be a number from 0.05 to 10, not {refresh[:20]!r}.")
     workers = get("CHARLESTON_RENDER_WORKERS")
-    if workers and not (workers.isdigit() and int(workers) <= 8):
-        raise SettingsError(f"CHARLESTON_RENDER_WORKERS must be a whole number from 0 to 8, not {workers!r}.")
+    if workers and not (whole_number(workers) and int(workers) <= 8):
+        raise SettingsError(f"CHARLESTON_RENDER_WORKERS must be a whole number from 0 to 8, not {workers[:20]!r}.")
     thinkers = get("CHARLESTON_THINK_WORKERS")
-    if thinkers and not (thinkers.isdigit() and int(thinkers) <= 16):
-        raise SettingsError(f"CHARLESTON_THINK_WORKERS must be a whole number from 0 to 16, not {thinkers!r}.")
+    if thinkers and not (whole_number(thinkers) and int(thinkers) <= 16):
+        raise SettingsError(f"CHARLESTON_THINK_WORKERS must be a whole number from 0 to 16, not {thinkers[:20]!r}.")
     db = database_setting(merged)
     count, ids = _shards(get("CHARLESTON_SHARD_COUNT"), get("CHARLESTON_SHARD_IDS"))
     limit = get("CHARLESTON_GLOBAL_LIMIT") or "50"
-    if not (limit.isascii() and limit.isdigit() and 1 <= int(limit) <= MAX_GLOBAL_LIMIT):  # not "²", a digit to isdigit
+    if not (whole_number(limit) and 1 <= int(limit) <= MAX_GLOBAL_LIMIT):
         raise SettingsError(f"CHARLESTON_GLOBAL_LIMIT must be a whole number of requests a second from 1 to "
                             f"{MAX_GLOBAL_LIMIT:,}, not {limit[:20]!r} (leave it unset for Discord's usual 50).")
     settings = Settings(token, db, int(guild) if guild else None, level, api.rstrip("/"), gateway, refresh_seconds,
@@ -161,7 +176,7 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
             raise SettingsError("CHARLESTON_SHARD_IDS needs CHARLESTON_SHARD_COUNT, the bot's shards in all (e.g. "
                                 "CHARLESTON_SHARD_COUNT=4 with CHARLESTON_SHARD_IDS=0,1).")
         return None, None
-    if not (count_text.isdigit() and 1 <= int(count_text) <= MAX_SHARDS):
+    if not (whole_number(count_text) and 1 <= int(count_text) <= MAX_SHARDS):
         raise SettingsError(f"CHARLESTON_SHARD_COUNT must be a whole number from 1 to {MAX_SHARDS:,}, not "
                             f"{count_text[:20]!r}.")
     count = int(count_text)
@@ -170,7 +185,7 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
     ids: list[int] = []
     for part in ids_text.split(","):
         low, dash, high = part.strip().partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
+        if not whole_number(low) or (dash and not whole_number(high)):
             raise SettingsError(f"CHARLESTON_SHARD_IDS must be shard numbers separated by commas, like 0,1 or 0-3, "
                                 f"not {ids_text[:40]!r}.")
         first, last = int(low), int(high) if dash else int(low)
@@ -186,7 +201,7 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
 def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> None:
     parsed = urlparse(value)
     if parsed.scheme not in schemes or not parsed.netloc:
-        raise SettingsError(f"{name} must be a {' or '.join(s + '://' for s in schemes)} address, not {value!r}.")
+        raise SettingsError(f"{name} must be a {' or '.join(s + '://' for s in schemes)} address, not {value[:60]!r}.")
 
 
 def application_id_from_token(token: str) -> int:
@@ -196,6 +211,6 @@ def application_id_from_token(token: str) -> int:
         decoded = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)).decode("ascii")
     except (binascii.Error, UnicodeDecodeError, ValueError):
         decoded = ""
-    if not decoded.isdigit():
+    if not whole_number(decoded):
         raise SettingsError("DISCORD_TOKEN's first part does not hold an application id: copy the token again.")
     return int(decoded)

@@ -16,9 +16,12 @@ from typing import NoReturn
 from bot.cli import botcmd, card, dbcmd, fairness, league, play, render, replay, sample, stats, train
 from bot.cli.common import UsageProblem, fill_defaults
 from bot.service.files import FileProblem
+from bot.settings import SettingsError
 from bot.store.db import DatabaseProblem
+from bot.store.integrity import BrokenNumber
 
 BAD_INPUT = 2
+PROBLEMS_FOUND = 1  # as `ledger verify` and `card validate` report what they found
 INTERNAL_ERROR = 70  # EX_SOFTWARE
 MESSAGE_LIMIT = 400
 
@@ -72,8 +75,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         fill_defaults(args)
         result: int = args.run(args)
-    except (UsageProblem, FileProblem, DatabaseProblem) as problem:
+    except (UsageProblem, FileProblem, DatabaseProblem, SettingsError) as problem:  # SettingsError: a broken .env
         return _refuse(str(problem))
+    except BrokenNumber as problem:  # the record itself is damaged, not the command line
+        print(one_line(f"charleston: {problem}"), file=sys.stderr)
+        return PROBLEMS_FOUND
     except KeyboardInterrupt:
         print("charleston: interrupted", file=sys.stderr)
         return 130

@@ -40,7 +40,7 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_show)
 
     p = sub.add_parser("validate", help="check a card file and list every problem")
-    p.add_argument("file", type=file_path)
+    p.add_argument("file", type=file_path, metavar="FILE", help="the card file to check (my-league-2026.toml)")
     p.set_defaults(run=run_validate)
 
     card_import.register(sub)

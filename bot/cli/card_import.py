@@ -26,7 +26,8 @@ def register(sub: Any) -> None:
                        "name is the card's id. Every line that could not be carried exactly, or looks wrong, is one "
                        "warning naming the source line; a line that cannot be made valid is left out (kept in OUT "
                        "as a comment).")
-    p.add_argument("file", type=file_path, metavar="FILE")
+    p.add_argument("file", type=file_path, metavar="FILE",
+                   help="the other program's card file (.jq, .json) or a Charleston card (.toml)")
     p.add_argument("--format", default="auto", choices=[*FORMATS, "auto"],
                    help="ra: riichi_advanced's American notation (.jq); mpmahj: mpmahj's card JSON; toml: a "
                    "Charleston card; auto (the default): by FILE's ending, else by its content")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from bot.engine.errors import CardError
 from bot.service.cards import UnknownCard, is_card_path, load_card
 from bot.settings import SettingsError, default_database
 from bot.store.db import Database, DatabaseProblem, is_postgres_url, target_problem
+from bot.store.integrity import check_numbers
 
 T = TypeVar("T")
 
@@ -75,12 +77,18 @@ def database_errors(path: str | Path) -> Iterator[None]:
 
 
 def with_database(path: str, work: Callable[[Database], Awaitable[T]], *, readonly: bool,
-                  create: bool = False, any_schema: bool = False) -> T:
-    """Open the database (see :meth:`Database.open`), run ``work`` on it and close it whatever happens."""
+                  create: bool = False, any_schema: bool = False, numbers_checked: bool = False,
+                  judged_elsewhere: frozenset[str] = frozenset()) -> T:
+    """Open the database (see :meth:`Database.open`), run ``work`` on it and close it whatever happens;
+    ``numbers_checked``: first refuse a record with a whole-number field broken by a hand edit
+    (:class:`~bot.store.integrity.BrokenNumber`), for the commands that add up games and chips, but for the fields
+    ``judged_elsewhere`` that ``work`` reports itself."""
 
     async def run() -> T:
         db = await Database.open(path, readonly=readonly, create=create, any_schema=any_schema)
         try:
+            if numbers_checked:
+                await check_numbers(db, judged_elsewhere)
             return await work(db)
         finally:
             await db.close()
@@ -89,12 +97,14 @@ def with_database(path: str, work: Callable[[Database], Awaitable[T]], *, readon
         return asyncio.run(run())
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,25}")
+_DECIMAL = re.compile(r"[0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12}")
+
+
 def _bounded_int(low: int, high: int, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            value = int(text) if len(text) <= 25 else None
-        except ValueError:
-            value = None
+        # ASCII digits only: int() would also read "١٢" or "1_000", numbers nobody meant to type
+        value = int(text) if _WHOLE.fullmatch(text.strip()) else None
         if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what}, not {text[:30]!r}")
         return value
@@ -139,11 +149,8 @@ def seconds(high: float) -> Callable[[str], float]:
     """An argparse type: a number of seconds from 0 to ``high``."""
 
     def parse(text: str) -> float:
-        try:
-            value = float(text) if len(text) <= 25 else -1.0
-        except ValueError:
-            value = -1.0
-        if not 0 <= value <= high:  # also false for nan
+        value = float(text) if _DECIMAL.fullmatch(text.strip()) else -1.0  # not "inf", "1e3" or "١"
+        if not 0 <= value <= high:
             raise argparse.ArgumentTypeError(f"give a number of seconds from 0 to {high:g}, not {text[:30]!r}")
         return value
 

@@ -63,7 +63,7 @@ def register(commands: Any) -> None:
                        help="a day of the week (23 Nov 2026) or its ISO label 2026-W48; default: the current week")
     which.add_argument("--all-time", action="store_true", help="totals over every game instead of one week")
     form = p.add_mutually_exclusive_group()
-    form.add_argument("--json", action="store_true")
+    form.add_argument("--json", action="store_true", help="one line of JSON: each guild's week and standings")
     form.add_argument("--csv", action="store_true", help="CSV for a spreadsheet")
     p.set_defaults(run=run_standings)
 
@@ -82,7 +82,7 @@ def register(commands: Any) -> None:
     sub = p.add_subparsers(dest="tables_command", required=True, metavar="ACTION")
     t = sub.add_parser("list", help="every table that is not closed")
     add_db_option(t)
-    t.add_argument("--json", action="store_true")
+    t.add_argument("--json", action="store_true", help="one line of JSON, a list of the tables, for scripts")
     t.set_defaults(run=run_tables_list)
     t = sub.add_parser("resume", help="finish every unfinished table whose seats are all computer players")
     add_db_option(t)
@@ -100,7 +100,7 @@ def run_verify(args: argparse.Namespace) -> int:
             print(problem)
         return 1
 
-    return with_database(args.db, work, readonly=True)
+    return with_database(args.db, work, readonly=True, numbers_checked=True)
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -117,7 +117,7 @@ def run_export(args: argparse.Namespace) -> int:
         text, _ = await LeagueService(db).ledger_csv(guild, None)
         return text
 
-    text = with_database(args.db, work, readonly=True)
+    text = with_database(args.db, work, readonly=True, numbers_checked=True)
     if args.output is None:
         sys.stdout.write(text)
         return 0
@@ -174,7 +174,7 @@ def run_standings(args: argparse.Namespace) -> int:
                           f"({r['mahjong_rate']:.0%}), {r['self_picks']} self-picked, {r['jokerless_wins']} jokerless")
         return 0
 
-    return with_database(args.db, work, readonly=True)
+    return with_database(args.db, work, readonly=True, numbers_checked=True)
 
 
 NO_PEOPLE_WHY = ("Standings count people only: games among computer players alone (simulate --db, demo --db) "

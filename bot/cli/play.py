@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -40,8 +41,9 @@ PAIRED_LEVELS = (*LEVELS, *EXPERIMENTAL_LEVELS)
 def register(commands: Any) -> None:
     """Add `charleston simulate` and `demo` to the command line."""
     p = commands.add_parser("simulate", help="play many games between computer players")
-    p.add_argument("--games", type=count(1, 10_000_000), default=100, metavar="N")
-    p.add_argument("--seed", type=seed, default=1, metavar="S")
+    p.add_argument("--games", type=count(1, 10_000_000), default=100, metavar="N", help="games to play (default 100)")
+    p.add_argument("--seed", type=seed, default=1, metavar="S",
+                   help="the run's seed (default 1): the same seed, levels and card play the same games")
     p.add_argument("--players", default="normal,normal,normal,normal", metavar="L1,L2,L3,L4",
                    help=f"a level per seat: {', '.join(LEVELS)}")
     p.add_argument("--card", default=None, metavar="ID|FILE", help="card id or card file (default: practice, "
@@ -52,7 +54,8 @@ def register(commands: Any) -> None:
     p.add_argument("--db", type=db_target, default=None, metavar="DB",
                    help="play through the table service and record every game in this database (made if new; "
                    f"{WRITE_HELP}); computers only, so the standings stay empty")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="one line of JSON: games, Mah Jongg, wall games, wins and chips by seat, self-picks...")
     p.set_defaults(run=run_simulate)
 
     p = commands.add_parser("paired", help="compare two computer levels on the same deals (candidate against "
@@ -74,12 +77,14 @@ def register(commands: Any) -> None:
     p.add_argument("--versus", type=file_path, nargs="+", default=None, metavar="FILE",
                    help="with --summary: compare its candidate with the candidate recorded in these files, on the "
                    "deals both played")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the summary (or the --versus comparison) as one line "
+                   "of JSON")
     p.set_defaults(run=run_paired)
 
     p = commands.add_parser("demo", help="watch one game between four computer players (writes no file unless "
                             "asked)")
-    p.add_argument("--seed", type=seed, default=2026)
+    p.add_argument("--seed", type=seed, default=2026, help="the deal's seed (default 2026): another number "
+                   "deals another game")
     p.add_argument("--level", default="hard", choices=LEVELS,
                    help="the computer players' level: hard (the default, the strongest), normal, easy or random")
     p.add_argument("--rules", default="nmjl", metavar="PRESET", help="rules preset: nmjl, nmjl-1946 or classical")
@@ -184,6 +189,8 @@ def seed_list(text: str) -> list[int]:
             low, dash, high = part.strip().partition("-")
             if dash and not high.strip():
                 raise ValueError  # "9201-" is a range missing its end, not one seed
+            if not all(re.fullmatch(r"[0-9]{1,10}", n.strip()) for n in (low, high or low)):
+                raise ValueError  # ASCII digits: int() would also read "١٢" or "1_0"
             first, last = int(low), int(high or low)
             if not 0 <= first <= last <= 2**31 or last - first > 100_000:
                 raise ValueError

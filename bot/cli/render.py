@@ -63,7 +63,8 @@ def register(commands: Any) -> None:
     p.set_defaults(run=run_rack)
 
     p = sub.add_parser("table", help="the table at some point of a replay (docs/replay-format.md)")
-    p.add_argument("--replay", type=file_path, required=True, metavar="FILE")
+    p.add_argument("--replay", type=file_path, required=True, metavar="FILE",
+                   help="a replay file (charleston simulate --log, docs/replay-format.md)")
     p.add_argument("--step", type=count(0, 1_000_000), default=None, metavar="N",
                    help="after the first N actions (default: all)")
     p.add_argument("--names", default="", metavar='"A, B, C, D"', help="players' names by seat, comma-separated")
@@ -72,7 +73,8 @@ def register(commands: Any) -> None:
 
     p = sub.add_parser("card", help="a card, one section or one line, drawn like a printed card")
     p.add_argument("--card", required=True, metavar="ID|FILE", help=CARD_HELP)
-    p.add_argument("--section", default=None, metavar="NAME")
+    p.add_argument("--section", default=None, metavar="NAME",
+                   help="one section only, named as the card prints it ('2468'); default: the whole card")
     p.add_argument("--hand", default=None, metavar="LINE",
                    help="one line, named as the card prints it ('2468 #1') or by its id")
     p.add_argument("--winning", default="", metavar='"G; G"', help="with --hand: the winning tiles, group by group")
@@ -204,7 +206,7 @@ def run_standings(args: argparse.Namespace) -> int:
             raise UsageProblem(str(exc)) from None
     if same_file(args.db, args.output):
         raise UsageProblem(f"-o {args.output} is the database; choose another output file")
-    image = with_database(args.db, lambda db: _standings_image(db, args), readonly=True)
+    image = with_database(args.db, lambda db: _standings_image(db, args), readonly=True, numbers_checked=True)
     return _write(image, args.output)
 
 

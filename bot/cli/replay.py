@@ -22,7 +22,8 @@ MAX_REPLAY_BYTES = 5_000_000  # a finished game is about 30 KB
 def register(commands: Any) -> None:
     """Add `charleston replay` to the command line."""
     parser = commands.add_parser("replay", help="play a replay file back (docs/replay-format.md)")
-    parser.add_argument("file", type=file_path)
+    parser.add_argument("file", type=file_path, metavar="FILE",
+                        help="a replay file (charleston simulate --log, docs/replay-format.md)")
     parser.add_argument("--json", action="store_true", help="events, final state and payouts as JSON")
     parser.set_defaults(run=run)
 

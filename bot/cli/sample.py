@@ -39,7 +39,8 @@ def register(commands: Any) -> None:
                    help=f"the database to record into (a new file name starts one; {WRITE_HELP}); keep it apart "
                    "from the bot's own")
     p.add_argument("--games", type=count(1, 200), default=6, metavar="N", help="games to play (default 6)")
-    p.add_argument("--seed", type=seed, default=1, metavar="S")
+    p.add_argument("--seed", type=seed, default=1, metavar="S",
+                   help="the week's seed (default 1): another number plays other games")
     p.add_argument("--guild", type=guild_id, default=SAMPLE_GUILD, metavar="ID",
                    help=f"the server id the games are recorded under (default {SAMPLE_GUILD})")
     p.set_defaults(run=run_sample_week)

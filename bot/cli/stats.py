@@ -54,7 +54,7 @@ def run_stats(args: argparse.Namespace) -> int:
               f"{t.self_picks} self-picked, {t.jokerless} jokerless")
         return 0
 
-    return with_database(args.db, work, readonly=True)
+    return with_database(args.db, work, readonly=True, numbers_checked=True)
 
 
 def _text(p: PlayerStats) -> str:

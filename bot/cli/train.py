@@ -27,7 +27,8 @@ def register(commands: Any) -> None:
                             "--workers cores busy for a while.")
     p.add_argument("--rules", default="nmjl,nmjl-1946", metavar="PRESET[,...]",
                    help=f"the presets to train, each on its own card: {', '.join(TRAINED_PRESETS)}")
-    p.add_argument("--rounds", type=count(1, 100), default=3, metavar="N")
+    p.add_argument("--rounds", type=count(1, 100), default=3, metavar="N",
+                   help="rounds of self-play and fitting (default 3)")
     p.add_argument("--games", type=count(1, 10_000_000), default=4000, metavar="N", help="games a round")
     p.add_argument("--seed", type=seed, default=60_001, metavar="S", help="round r plays seed S + r")
     p.add_argument("--workers", type=count(1, 64), default=2, metavar="N", help="processes playing games")

@@ -18,7 +18,7 @@ ACCEPTED = "a number and suit like 5D, 2B or 9C, a wind N E W S, a dragon RD GD 
 
 _ALIASES: dict[str, Tile] = {code(t): t for t in Tile}
 _ALIASES.update({"R": Tile.RD, "G": Tile.GD, "0": Tile.WD, "SOAP": Tile.WD})
-_REPEAT = re.compile(r"^(?P<tile>[^X]{1,4})X(?P<count>\d+)$")
+_REPEAT = re.compile(r"^(?P<tile>[^X]{1,4})X(?P<count>[0-9]+)$")
 _SEPARATORS = re.compile(r"[\s,]+")
 MAX_TILES = 200  # more than any tile set holds (152 + 8 blanks), so no real list is refused
 _SHOWN = 24  # characters of a bad token quoted back in a message

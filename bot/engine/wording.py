@@ -78,7 +78,7 @@ def line_by_name(card: Card, text: str) -> Line:
         pass
     section, _, number = wanted.rpartition("#") if "#" in wanted else wanted.rpartition(" ")
     section, number = section.strip(), number.strip()
-    if number.isdigit():
+    if number.isascii() and number.isdigit():  # not "²", which int() refuses
         in_section = [x for x in card.lines if " ".join(x.section.split()).casefold() == section]
         if 1 <= int(number) <= len(in_section):
             return in_section[int(number) - 1]

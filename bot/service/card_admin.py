@@ -33,7 +33,7 @@ PENDING_MINUTES = 15  # an interaction's token lives 15 minutes: the confirm but
 PENDING_PER_GUILD = 5  # imports waiting in one server at once (the oldest is forgotten)
 MAX_LINE_TEXT = 400  # a printed line with a few "or"s takes about 100 characters
 # X or C and the value at the end: "X 25", "X25", "X", or "25 X" (with its space: "25c" is a single tile, 25 in c)
-_MARK = re.compile(r"^(?P<mark>[XxCc])\s*(?P<value>\d{1,4})?$|^(?P<value2>\d{1,4})\s+(?P<mark2>[XxCc])$")
+_MARK = re.compile(r"^(?P<mark>[XxCc])\s*(?P<value>[0-9]{1,4})?$|^(?P<value2>[0-9]{1,4})\s+(?P<mark2>[XxCc])$")
 _OR = re.compile(r"\s+or\s+", re.IGNORECASE)
 
 
@@ -175,7 +175,7 @@ def replace_hand(source: str, index: int, edit: LineEdit, note: str | None = Non
 def clean_problem(problem: str) -> str:
     """A compiler's problem without the file's name and line (which mean nothing to someone who typed a line in
     Discord): ``spring.toml:41: hand 2468-1: pattern: ...`` becomes ``pattern: ...``."""
-    return re.sub(r"^[^\n]*?:\d+: (?:hand [A-Za-z0-9_-]+[:,] ?)?", "", problem, count=1)
+    return re.sub(r"^[^\n]*?:[0-9]+: (?:hand [A-Za-z0-9_-]+[:,] ?)?", "", problem, count=1)
 
 
 class CardProblems(TableError):

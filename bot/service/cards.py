@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from dataclasses import dataclass, replace
@@ -13,6 +12,7 @@ from bot.engine import classical
 from bot.engine.card import Card
 from bot.engine.cardfile import MAX_CHARS, load_card_text
 from bot.engine.errors import CardError
+from bot.settings import setting
 
 from .files import FileProblem, read_text
 
@@ -30,8 +30,11 @@ class UnknownCard(LookupError):
 
 
 def cards_dir() -> Path:
-    """The folder of one's own cards: ``CHARLESTON_CARDS_DIR`` if set, else the shipped ``data/cards``."""
-    return Path(os.environ.get("CHARLESTON_CARDS_DIR") or DEFAULT_CARDS_DIR)
+    """The folder of one's own cards: ``CHARLESTON_CARDS_DIR`` from the environment, then ``.env``, else the
+    shipped ``data/cards``; a malformed ``.env`` is a :class:`~bot.settings.SettingsError`."""
+    # read at each call, as CHARLESTON_DB is: a card list run in another folder finds that folder's .env
+    own = setting("CHARLESTON_CARDS_DIR")
+    return Path(own).expanduser() if own else DEFAULT_CARDS_DIR
 
 
 def card_folders() -> tuple[Path, ...]:

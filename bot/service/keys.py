@@ -153,7 +153,7 @@ def _parse_tiles(text: str) -> tuple[Tile, ...]:
 
 
 def _number(text: str) -> int:
-    if not text.isdigit() or len(text) > 4:
+    if not (text.isascii() and text.isdigit()) or len(text) > 4:
         raise ValueError(text)
     return int(text)
 

@@ -11,7 +11,7 @@ from .errors import ErrorKind, TableError
 
 MONTHS = {name: n for n, name in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                             "nov", "dec"), start=1)}
-_CLOCK = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$")
+_CLOCK = re.compile(r"^([0-9]{1,2})(?::([0-9]{2}))?\s*(am|pm)?$")
 EXAMPLE = "like 2026-12-02 19:00, or 2 Dec 2026 7pm"
 
 
@@ -34,13 +34,18 @@ def _clock(text: str, typed: str) -> time:
     return time(hour, minute)
 
 
+def _digits(word: str) -> bool:
+    """A number typed in ASCII digits (``str.isdigit`` alone passes "²", which ``int`` refuses)."""
+    return word.isascii() and word.isdigit()
+
+
 def _day(words: list[str], typed: str, today: date) -> date:
     """``2026-12-02``, ``2 Dec 2026``, ``Dec 2 2026``, ``2 Dec`` or ``Dec 2``."""
     try:
         if len(words) == 1:
             return date.fromisoformat(words[0])
-        month = next((MONTHS[w[:3]] for w in words if w[:3] in MONTHS and not w.isdigit()), None)
-        numbers = [int(w) for w in words if w.isdigit()]
+        month = next((MONTHS[w[:3]] for w in words if w[:3] in MONTHS and not _digits(w)), None)
+        numbers = [int(w) for w in words if _digits(w)]
         if month is None or not 1 <= len(numbers) <= 2 or len(words) != len(numbers) + 1:
             raise _bad(typed)
         day = numbers[0]
@@ -57,7 +62,7 @@ def read_when(text: str, zone: ZoneInfo, now: datetime) -> datetime:
     typed = " ".join(text.replace(",", " ").split()).lower()
     if not typed or len(typed) > 40:
         raise _bad(text)
-    found = re.match(r"^(.*?)\s+(\d{1,2}(?::\d{2})?\s*(?:am|pm)?)$", typed)
+    found = re.match(r"^(.*?)\s+([0-9]{1,2}(?::[0-9]{2})?\s*(?:am|pm)?)$", typed)
     if not found:
         raise _bad(text)
     day = _day(found.group(1).split(), text, now.astimezone(zone).date())

@@ -12,9 +12,9 @@ from bot.store.standings import parse_week, week_label, week_start_date
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 FULL_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                "november", "december")
-_DAY_MONTH_YEAR = re.compile(r"^(?:week\s+of\s+)?(\d{1,2})\s+([a-z]{3,9})\.?,?\s+(\d{4})$")
-_MONTH_DAY_YEAR = re.compile(r"^(?:week\s+of\s+)?([a-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$")
-_ISO_DATE = re.compile(r"^(?:week\s+of\s+)?(\d{4})-(\d{2})-(\d{2})$")
+_DAY_MONTH_YEAR = re.compile(r"^(?:week\s+of\s+)?([0-9]{1,2})\s+([a-z]{3,9})\.?,?\s+([0-9]{4})$")
+_MONTH_DAY_YEAR = re.compile(r"^(?:week\s+of\s+)?([a-z]{3,9})\.?\s+([0-9]{1,2}),?\s+([0-9]{4})$")
+_ISO_DATE = re.compile(r"^(?:week\s+of\s+)?([0-9]{4})-([0-9]{2})-([0-9]{2})$")
 EXAMPLE = "a day of the week, like 23 Nov 2026 (or 2026-11-23, or the week's number 2026-W48)"
 
 
@@ -32,7 +32,7 @@ def read_week(text: str, week_start: int) -> str:
     """The label of the week a person typed: any day in it (``23 Nov 2026``, ``Nov 23, 2026``, ``2026-11-23``,
     with or without "week of") or the week's ISO label (``2026-W48``). ValueError saying what to type."""
     typed = " ".join(text.strip().split()).lower()
-    if re.fullmatch(r"\d{4}-w\d{2}", typed):
+    if re.fullmatch(r"[0-9]{4}-w[0-9]{2}", typed):
         label = typed.upper()
         parse_week(label)
         return label
@@ -61,7 +61,7 @@ def _read_day(typed: str) -> date | None:
 
 
 def _month(text: str) -> int | None:
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return int(text) if 1 <= int(text) <= 12 else None
     for n, full in enumerate(FULL_MONTHS, start=1):
         if text in (full, full[:3]) or (text == "sept" and n == 9):

@@ -4,6 +4,8 @@ readers and players who prefer typing. A move by command is answered as a button
 
 from __future__ import annotations
 
+import re
+
 from discord import app_commands
 from discord.ext import commands
 
@@ -203,7 +205,7 @@ class Play(commands.GroupCog, group_name="play", group_description="Make a move 
         """Swap a blank."""
         if keys.is_key_of(discard, SwapBlank):
             key = discard  # a suggestion's value: the key itself (the service checks it is a swap)
-        elif discard.strip().isdigit() and len(discard.strip()) <= 4:
+        elif re.fullmatch(r"[0-9]{1,4}", discard.strip()):  # ASCII digits: int() refuses "²"
             key = keys.swap_key(int(discard))
         else:
             raise TableError(ErrorKind.BAD_INPUT, "Pick the discard from the suggestions.")

@@ -109,3 +109,29 @@ def test_tables_list_reads_as_words(fresh: Path, capsys: pytest.CaptureFixture[s
     assert code == 0
     assert out.strip() == ("table 1: guild 5 channel 6, open, 0 games, phase -; seats 0 player 42; "
                            "1 empty; 2 computer (hard); 3 empty")
+
+
+def test_db_copy_reads_charleston_db_from_dot_env_when_not_given_from(fresh: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 35: ``db copy`` follows the rule of every --db: --from, else CHARLESTON_DB (environment, .env), else
+    ./charleston.db."""
+    assert run(capsys, "sample-week", "--games", "1", "--db", "league.db")[0] == 0
+    (fresh / ".env").write_text("CHARLESTON_DB=league.db\n")
+    code, out, err = run(capsys, "db", "copy", "--to", "copied.db")
+    assert code == 0, err
+    assert out.startswith("league.db -> copied.db: ")
+    copied = run(capsys, "standings", "--all-time", "--db", "copied.db")
+    assert copied[0] == 0 and "Guild 1, all games:" in copied[1]
+    assert copied == run(capsys, "standings", "--all-time", "--db", "league.db")
+    assert run(capsys, "ledger", "verify", "--db", "copied.db")[1] == "ok\n"
+
+
+def test_db_copy_without_from_or_a_database_is_one_line_saying_what_to_give(
+        fresh: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "db", "copy", "--to", "copied.db")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "no database at charleston.db, the default of --from" in err and "give --from DB" in err
+    assert not (fresh / "copied.db").exists()
+    (fresh / ".env").write_text("CHARLESTON_DB=mysql://db/charleston\n")
+    code, _, err = run(capsys, "db", "copy", "--to", "copied.db")
+    assert code == 2 and err.startswith("charleston: CHARLESTON_DB: mysql:// is not a database") and "--from" in err

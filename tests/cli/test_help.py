@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
-from bot.cli import main
+from bot.cli import build_parser, main
 
 
 def help_text(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -43,3 +45,40 @@ def test_every_command_that_writes_a_file_says_missing_folders_are_created(
 
 def test_the_demo_offers_every_level_the_readme_lists(capsys: pytest.CaptureFixture[str]) -> None:
     assert "{random,easy,normal,hard}" in help_text(capsys, "demo")
+
+
+def _every_command(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The words of every command and sub-command of the command line, the top one included."""
+    found = [words]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _every_command(sub, (*words, name))
+    return found
+
+
+EVERY_COMMAND = _every_command(build_parser())
+
+
+@pytest.mark.parametrize("argv", EVERY_COMMAND, ids=lambda words: " ".join(words) or "charleston")
+def test_every_help_explains_every_option_in_plain_words(capsys: pytest.CaptureFixture[str],
+                                                        argv: tuple[str, ...]) -> None:
+    """Issue 35: each option and argument of ``charleston <cmd> --help`` has its line of help, and no help shows
+    a doubled percent sign or a Python value (``None``, ``<function ...>``, ``[]``)."""
+    text = help_text(capsys, *argv)
+    assert text.startswith("usage: charleston")
+    parser = build_parser()
+    for word in argv:
+        parser = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[word]
+    silent = [a.option_strings or a.dest for a in parser._actions
+              if a.help is None and not isinstance(a, argparse._SubParsersAction)]
+    assert silent == [], silent
+    for stray in ("%%", "None", "<function", "object at", "[]"):
+        assert stray not in text, stray
+
+
+def test_db_copy_reads_the_bots_database_unless_given_from(capsys: pytest.CaptureFixture[str]) -> None:
+    text = help_text(capsys, "db", "copy")
+    assert "[--from DB] --to DB" in text
+    assert "--from DB the database to copy: an SQLite file or a postgresql:// URL; default: CHARLESTON_DB from the " \
+           "environment, else from .env, else ./charleston.db" in text

@@ -23,7 +23,7 @@ from .located import Comment, Dict, List, Reader, Statement, Str, Unreadable, st
 
 FORMAT = "riichi_advanced"
 KEYS = ("win_definition", "open_win_definition", "singles_win_definition", "yaku")
-_NUMBERED = re.compile(r"^(.*?)\s*#\s*(\d{1,3})$")
+_NUMBERED = re.compile(r"^(.*?)\s*#\s*([0-9]{1,3})$")
 _SINGLES_AND_PAIRS = re.compile(r"singles\s*(?:and|&)\s*pairs", re.IGNORECASE)
 _X_GROUP = re.compile(r"^(X+)([0-9])([a-z]?)$")
 _UNSUITED = "FZ0GRNEWSJ"
