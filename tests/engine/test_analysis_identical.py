@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.cards import flat, winning_groups
 from support.properties import SETTINGS
 
 from bot.engine.analysis import LineAnalysis, analyze
@@ -76,6 +77,11 @@ def random_rack(card: Card, rng: random.Random, size: int) -> tuple[list[int], l
             wall.remove(t)
         exposures.append(group)
     take = size - sum(len(e) for e in exposures)
+    if exposures and rng.random() < 0.5:  # hold more of an exposed tile: the exposure fills its groups first
+        kin = [t for t in wall if t == exposures[0][0]][:take]
+        for t in kin:
+            wall.remove(t)
+        wall = kin + wall
     concealed, wall = wall[:take], wall[take:]
     visible = wall[: rng.choice((0, 5, 20, 60))]
     return concealed, exposures, visible
@@ -92,10 +98,35 @@ def winning_rack(card: Card, rng: random.Random) -> tuple[list[int], list[list[i
     return rack, [], []
 
 
+def exposed_near_win(card: Card, rng: random.Random) -> tuple[list[int], list[list[int]], list[int]]:
+    """A variant's winning groups with one or two of its groups of three or more exposed, then up to two
+    concealed tiles swapped for others from the wall: the racks where exposed and held tiles share kinds."""
+    while True:
+        variant = rng.choice(rng.choice(card.lines).variants)
+        groups = winning_groups(variant, card.tile_set)
+        exposable = [i for i, g in enumerate(groups) if len(g) >= 3 and any(t != card.wild for t in g)]
+        if exposable:
+            break
+    chosen = set(rng.sample(exposable, min(len(exposable), rng.choice((1, 2)))))
+    exposures = [groups[i] for i in sorted(chosen)]
+    concealed = flat(g for i, g in enumerate(groups) if i not in chosen)
+    if concealed and rng.random() < 0.7:
+        wall = card.tile_set.tiles()
+        for t in [*concealed, *flat(exposures)]:
+            wall.remove(t)
+        for _ in range(rng.choice((1, 2))):
+            position = rng.randrange(len(concealed))
+            new = wall.pop(rng.randrange(len(wall)))
+            wall.append(concealed[position])
+            concealed[position] = new
+    return concealed, exposures, []
+
+
 def seeded_racks(card_id: str) -> list[tuple[list[int], list[list[int]], list[int]]]:
     card = card_of(card_id)
     rng = random.Random(f"analysis-identical-{card_id}")
     racks = [random_rack(card, rng, rng.choice((13, 14))) for _ in range(RACKS_PER_CARD)]
+    racks += [exposed_near_win(card, rng) for _ in range(RACKS_PER_CARD // 2)]
     return racks + [winning_rack(card, rng) for _ in range(RACKS_PER_CARD // 3)]
 
 
@@ -201,9 +232,10 @@ def test_analyze_and_check_answer_as_recorded_before_the_speed_work(card_id: str
 
 @settings(SETTINGS, max_examples=60)
 @given(st.sampled_from(CARD_IDS), st.integers(0, 2**32 - 1), st.sampled_from((13, 14)))
-def test_analyze_matches_the_reference_on_any_dealt_rack(card_id: str, seed: int, size: int) -> None:
+def test_analyze_matches_the_reference_on_any_dealt_or_exposed_rack(card_id: str, seed: int, size: int) -> None:
     card = card_of(card_id)
-    concealed, exposures, visible = random_rack(card, random.Random(seed), size)
+    rng = random.Random(seed)
+    concealed, exposures, visible = random_rack(card, rng, size) if rng.random() < 0.5 else exposed_near_win(card, rng)
     fast = [(a.line.id, a.missing, a.possible) for a in analyze(card, concealed, exposures, visible)]
     assert fast == reference_ranking(card, concealed, exposures, visible)
 
