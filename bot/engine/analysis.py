@@ -159,10 +159,10 @@ def _ranked(card: Card, index: CardIndex, missing: npt.NDArray[np.int16], possib
             holds: npt.NDArray[np.bool_] | None, rack: _Rack) -> list[LineAnalysis]:
     """Each line's best variant (possible, then fewest missing, then card order), the lines ranked by that
     score, then highest value, then card order: one sort of a number per line, no Python comparisons."""
-    score = np.where(possible, missing, missing + NOT_POSSIBLE).astype(np.int64)
-    best = np.minimum.reduceat(score * index.size + index.positions, index.line_starts)
-    order = np.argsort((best // index.size) * len(best) + index.segment_rank)
-    chosen = best[order] % index.size
+    score = missing.astype(np.int64)
+    score[~possible] += NOT_POSSIBLE
+    ranked = np.sort(np.minimum.reduceat(score * index.rank_scale + index.rank_base, index.line_starts))
+    chosen = ranked % index.size
     lines = card.lines
     variants = index.variants
     loose_rack = rack

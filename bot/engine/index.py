@@ -66,13 +66,17 @@ class CardIndex:
         self.full = full
         self.full_short: IntArray = (full[:, np.newaxis] < small.T).sum(axis=0, dtype=np.int16)
         self.full_wilds: IntArray = np.maximum(self.need_t - full[:, np.newaxis], 0).sum(axis=0, dtype=np.int16)
-        self.positions = np.arange(self.size, dtype=np.int64)
-        # Lines ranked by value, then card order: the tie-break of analysis, fixed per card.
+        # Lines ranked by value, then card order: the tie-break of analysis, fixed per card. A variant's rank key
+        # is score * rank_scale + rank_base: the smallest key of a line is its best variant, and the lines'
+        # smallest keys sorted are the lines in analysis order (a line's variants share its value rank).
         line_by_index = {line.index: line for line in lines}
         segment_lines = [line_by_index[n] for n in self.line_of_segment]
         by_value = sorted(range(len(starts)), key=lambda s: (-segment_lines[s].value, segment_lines[s].index))
-        self.segment_rank = np.empty(len(starts), dtype=np.int64)
-        self.segment_rank[by_value] = np.arange(len(starts))
+        segment_rank = np.empty(len(starts), dtype=np.int64)
+        segment_rank[by_value] = np.arange(len(starts))
+        lengths = np.diff(np.append(self.line_starts, self.size))
+        self.rank_base = np.repeat(segment_rank, lengths) * self.size + np.arange(self.size, dtype=np.int64)
+        self.rank_scale = len(starts) * self.size
 
     # -- bit masks -----------------------------------------------------------------------------------
     def _fit_masks(self) -> list[list[int]]:
