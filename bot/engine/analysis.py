@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from operator import sub
+from operator import add, sub
 
 import numpy as np
 import numpy.typing as npt
@@ -209,31 +209,32 @@ def _missing(index: CardIndex, naturals: Sequence[int], jokers: int, exposed: Se
 def _possible(index: CardIndex, reachable: Sequence[int], exposed: Sequence[int] | None,
               reachable_jokers: int) -> npt.NDArray[np.bool_]:
     """Variants whose remaining needs fit in what the rack holds or may still get. Counted against a full set
-    once per card; only the kinds this rack's set lacks (seen elsewhere, exposed) are looked at again."""
-    full = index.full
-    if exposed is None:
-        changed = [kind for kind, (left, whole) in enumerate(zip(reachable, full.tolist(), strict=True))
-                   if left != whole]
-    else:
-        changed = [kind for kind, (left, whole, shift) in enumerate(zip(reachable, full.tolist(), exposed,
-                                                                            strict=True)) if left != whole or shift]
-    if not changed:
+    once per card; only the kinds whose count differs from the full set's (seen elsewhere, exposed, a larger
+    set), and only where some variant needs more of them than one of the two counts, are looked at again."""
+    full = index.full_list
+    within = reachable if exposed is None else list(map(add, reachable, exposed))
+    short = [k for k, (left, whole, most) in enumerate(zip(reachable, full, index.small_max, strict=True))
+             if left != whole and min(left, whole) < most]
+    over = [k for k, (left, whole, most) in enumerate(zip(within, full, index.need_max, strict=True))
+            if left != whole and min(left, whole) < most]
+    if not short and not over:
         unchanged: npt.NDArray[np.bool_] = (index.full_short == 0) & (index.full_wilds <= reachable_jokers)
         return unchanged
-    reach = np.array([reachable[k] for k in changed], dtype=np.int16)[:, np.newaxis]
-    if exposed is not None:
-        reach_exposed = [reachable[k] + exposed[k] for k in changed]
-        within = np.array(reach_exposed, dtype=np.int16)[:, np.newaxis]
-    else:
-        within = reach
-    was = full[changed][:, np.newaxis]
-    small = index.small_t[changed]
-    need = index.need_t[changed]
-    short = index.full_short + (small > reach).sum(axis=0, dtype=np.int16) - (small > was).sum(axis=0,
-                                                                                                dtype=np.int16)
-    wilds = (index.full_wilds + np.maximum(need - within, 0).sum(axis=0, dtype=np.int16)
-             - np.maximum(need - was, 0).sum(axis=0, dtype=np.int16))
-    result: npt.NDArray[np.bool_] = (short == 0) & (wilds <= reachable_jokers)
+    short_count = index.full_short
+    if short:
+        small = index.small_t[short]
+        left = np.array([reachable[k] for k in short], dtype=np.int16)[:, np.newaxis]
+        was = index.full[short][:, np.newaxis]
+        short_count = short_count + ((small > left).sum(axis=0, dtype=np.int16)
+                                     - (small > was).sum(axis=0, dtype=np.int16))
+    wilds = index.full_wilds
+    if over:
+        need = index.need_t[over]
+        left = np.array([within[k] for k in over], dtype=np.int16)[:, np.newaxis]
+        was = index.full[over][:, np.newaxis]
+        wilds = wilds + (np.maximum(need - left, 0).sum(axis=0, dtype=np.int16)
+                         - np.maximum(need - was, 0).sum(axis=0, dtype=np.int16))
+    result: npt.NDArray[np.bool_] = (short_count == 0) & (wilds <= reachable_jokers)
     return result
 
 

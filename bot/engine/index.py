@@ -64,6 +64,9 @@ class CardIndex:
         if wild is not None:
             full[wild] = 0
         self.full = full
+        self.full_list: list[int] = full.tolist()
+        self.small_max: list[int] = small.max(axis=0, initial=0).tolist()
+        self.need_max: list[int] = need.max(axis=0, initial=0).tolist()
         self.full_short: IntArray = (full[:, np.newaxis] < small.T).sum(axis=0, dtype=np.int16)
         self.full_wilds: IntArray = np.maximum(self.need_t - full[:, np.newaxis], 0).sum(axis=0, dtype=np.int16)
         # Lines ranked by value, then card order: the tie-break of analysis, fixed per card. A variant's rank key
