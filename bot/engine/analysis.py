@@ -173,12 +173,9 @@ def _ranked(card: Card, index: CardIndex, missing: npt.NDArray[np.int16], possib
         racks = [rack if fits else loose_rack for fits in holds[chosen].tolist()]
     else:
         racks = [rack] * len(chosen)
-    results: list[LineAnalysis] = []
-    for n, miss, can, line_rack in zip(chosen.tolist(), missing[chosen].tolist(), possible[chosen].tolist(),
-                                        racks, strict=True):
-        variant = variants[n]
-        results.append(LineAnalysis(lines[variant.line], variant, miss, can, line_rack))
-    return results
+    picked = [variants[n] for n in chosen.tolist()]
+    return list(map(LineAnalysis, [lines[v.line] for v in picked], picked, missing[chosen].tolist(),
+                    possible[chosen].tolist(), racks))
 
 
 def _missing(index: CardIndex, naturals: Sequence[int], jokers: int, exposed: Sequence[int] | None,
