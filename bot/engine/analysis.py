@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from operator import add, sub
 
 import numpy as np
 import numpy.typing as npt
@@ -115,20 +116,21 @@ def analyze(card: Card, concealed: Sequence[Tile], exposures: Sequence[Sequence[
     players' exposures (their jokers can still be exchanged, so leave those out)."""
     wild = card.wild
     groups = [exposure_group(e, wild) for e in exposures]
-    own = [*concealed, *(t for e in exposures for t in e)]
-    check_rack_size(len(own), (13, 14))
+    exposed_tiles = [t for e in exposures for t in e]
+    check_rack_size(len(concealed) + len(exposed_tiles), (13, 14))
     tile_set = tile_set or card.tile_set
-    check_available([*own, *visible], tile_set)
+    check_available([*concealed, *exposed_tiles, *visible], tile_set)
     index = card.index
 
     naturals = counts_of(concealed)
     jokers = naturals[wild] if wild is not None else 0
     exposed = [0] * NUM_KINDS
-    exposed_naturals = counts_of(t for e in exposures for t in e)
     for tile, size in groups:
         exposed[tile] += size
     seen = counts_of(visible)
-    reachable = [tile_set.counts[k] - seen[k] - exposed_naturals[k] for k in range(NUM_KINDS)]
+    for t in exposed_tiles:
+        seen[t] += 1
+    reachable = list(map(sub, tile_set.counts, seen))
     reachable_jokers = 0
     if wild is not None:
         naturals[wild] = 0
@@ -136,64 +138,100 @@ def analyze(card: Card, concealed: Sequence[Tile], exposures: Sequence[Sequence[
         reachable[wild] = 0
     rack = _Rack(tuple(naturals), jokers, tuple(exposed), tuple(reachable), reachable_jokers, wild)
 
-    missing = _missing(index, rack.naturals, jokers, rack.exposed, 14 - sum(exposed))
-    possible = _possible(index, rack)
+    exposed_total = sum(exposed)
     if groups:
+        missing = _missing(index, naturals, jokers, exposed, exposed_total)
+        possible = _possible(index, reachable, exposed, reachable_jokers)
         holds = index.mask_to_bool(index.holding(groups))
         # A line that cannot hold the exposures can never be made: its exposed tiles are locked in groups it
         # does not have. It is scored on the concealed tiles alone, so it never shows 0 missing.
-        no_exposures = (0,) * NUM_KINDS
-        loose = _missing(index, rack.naturals, jokers, no_exposures, 14)
+        loose = _missing(index, naturals, jokers, None, 0)
         missing = np.where(holds, missing, loose)
         possible &= holds
-        loose_rack = _Rack(rack.naturals, jokers, no_exposures, rack.reachable, reachable_jokers, wild)
     else:
         holds = None
-        loose_rack = rack
-
-    key = (np.where(possible, 0, NOT_POSSIBLE) + missing).astype(np.int64) * index.size + np.arange(index.size)
-    best = np.minimum.reduceat(key, index.line_starts) % index.size
-    results: list[LineAnalysis] = []
-    for n in best.tolist():
-        variant = index.variants[n]
-        fits = holds is None or bool(holds[n])
-        results.append(LineAnalysis(card.lines[variant.line], variant, int(missing[n]), bool(possible[n]),
-                                    rack if fits else loose_rack))
-    results.sort(key=lambda a: (not a.possible, a.missing, -a.line.value, a.line.index))
-    return results
+        missing = _missing(index, naturals, jokers, None, 0)
+        possible = _possible(index, reachable, None, reachable_jokers)
+    return _ranked(card, index, missing, possible, holds, rack)
 
 
-def _missing(index: CardIndex, naturals: Sequence[int], jokers: int, exposed: Sequence[int],
-             to_fill: int) -> npt.NDArray[np.int16]:
-    need_rows: list[int] = []
-    small_rows: list[int] = []
-    for kind in index.kinds:
-        have = naturals[kind]
-        if have:
-            base = kind * MAX_COUNT
-            shift = exposed[kind]
-            need_rows.extend(range(base + 1 + shift, min(base + have + shift, base + MAX_COUNT - 1) + 1))
-            small_rows.extend(range(base + 1, base + have + 1))
-    matched = index.need_ge[need_rows].sum(axis=0, dtype=np.int16)
-    in_small = index.small_ge[small_rows].sum(axis=0, dtype=np.int16)
-    jokerable = index.big_total - sum(exposed) - (matched - in_small)
-    result: npt.NDArray[np.int16] = to_fill - matched - np.minimum(jokers, jokerable)
+def _ranked(card: Card, index: CardIndex, missing: npt.NDArray[np.int16], possible: npt.NDArray[np.bool_],
+            holds: npt.NDArray[np.bool_] | None, rack: _Rack) -> list[LineAnalysis]:
+    """Each line's best variant (possible, then fewest missing, then card order), the lines ranked by that
+    score, then highest value, then card order: one sort of a number per line, no Python comparisons."""
+    score = missing.astype(np.int64)
+    score[~possible] += NOT_POSSIBLE
+    ranked = np.sort(np.minimum.reduceat(score * index.rank_scale + index.rank_base, index.line_starts))
+    chosen = ranked % index.size
+    lines = card.lines
+    variants = index.variants
+    loose_rack = rack
+    if holds is not None:
+        no_exposures = (0,) * NUM_KINDS
+        loose_rack = _Rack(rack.naturals, rack.jokers, no_exposures, rack.reachable, rack.reachable_jokers,
+                           rack.wild)
+        racks = [rack if fits else loose_rack for fits in holds[chosen].tolist()]
+    else:
+        racks = [rack] * len(chosen)
+    picked = [variants[n] for n in chosen.tolist()]
+    return list(map(LineAnalysis, [lines[v.line] for v in picked], picked, missing[chosen].tolist(),
+                    possible[chosen].tolist(), racks))
+
+
+def _missing(index: CardIndex, naturals: Sequence[int], jokers: int, exposed: Sequence[int] | None,
+             exposed_total: int) -> npt.NDArray[np.int16]:
+    """Tiles each variant still lacks (see the module notes): one row per kind the rack holds, summed."""
+    rows = [kind * MAX_COUNT + have for kind, have in enumerate(naturals) if have]
+    matched, in_big = index.used[rows].sum(axis=0, dtype=np.int16)
+    if exposed is not None:
+        # Exposed tiles fill their groups first: c naturals of a kind with e exposed take min(need, c + e) -
+        # min(need, e) places; the singles and pairs they fill do not move (exposures are groups of 3+).
+        in_small = matched - in_big
+        shifted = [kind * MAX_COUNT + min(have + shift, MAX_COUNT - 1)
+                   for kind, (have, shift) in enumerate(zip(naturals, exposed, strict=True)) if have and shift]
+        if shifted:
+            lost = [kind * MAX_COUNT + have for kind, (have, shift) in enumerate(zip(naturals, exposed, strict=True))
+                    if have and shift]
+            exposed_rows = [kind * MAX_COUNT + min(shift, MAX_COUNT - 1)
+                            for kind, (have, shift) in enumerate(zip(naturals, exposed, strict=True)) if have and shift]
+            used = index.used[:, 0]
+            matched = (matched + used[shifted].sum(axis=0, dtype=np.int16) - used[lost].sum(axis=0, dtype=np.int16)
+                       - used[exposed_rows].sum(axis=0, dtype=np.int16))
+        in_big = matched - in_small
+    jokerable = index.big_total - exposed_total - in_big
+    result: npt.NDArray[np.int16] = (14 - exposed_total) - matched - np.minimum(jokers, jokerable)
     return result
 
 
-def _possible(index: CardIndex, rack: _Rack) -> npt.NDArray[np.bool_]:
-    """Variants whose remaining needs fit in what the rack holds or may still get."""
-    small_rows: list[int] = []
-    over_rows: list[int] = []
-    for kind in index.kinds:
-        within = rack.reachable[kind]
-        if within < index.small_max[kind]:
-            small_rows.append(index.row(kind, within + 1))
-        if within + rack.exposed[kind] < index.need_max[kind]:
-            over_rows.append(index.row(kind, within + rack.exposed[kind]))
-    short_small = index.small_ge[small_rows].any(axis=0)
-    wilds_needed = index.need_over[over_rows].sum(axis=0, dtype=np.int16)
-    result: npt.NDArray[np.bool_] = ~short_small & (wilds_needed <= rack.reachable_jokers)
+def _possible(index: CardIndex, reachable: Sequence[int], exposed: Sequence[int] | None,
+              reachable_jokers: int) -> npt.NDArray[np.bool_]:
+    """Variants whose remaining needs fit in what the rack holds or may still get. Counted against a full set
+    once per card; only the kinds whose count differs from the full set's (seen elsewhere, exposed, a larger
+    set), and only where some variant needs more of them than one of the two counts, are looked at again."""
+    full = index.full_list
+    within = reachable if exposed is None else list(map(add, reachable, exposed))
+    short = [k for k, (left, whole, most) in enumerate(zip(reachable, full, index.small_max, strict=True))
+             if left != whole and min(left, whole) < most]
+    over = [k for k, (left, whole, most) in enumerate(zip(within, full, index.need_max, strict=True))
+            if left != whole and min(left, whole) < most]
+    if not short and not over:
+        unchanged: npt.NDArray[np.bool_] = (index.full_short == 0) & (index.full_wilds <= reachable_jokers)
+        return unchanged
+    short_count = index.full_short
+    if short:
+        small = index.small_t[short]
+        left = np.array([reachable[k] for k in short], dtype=np.int16)[:, np.newaxis]
+        was = index.full[short][:, np.newaxis]
+        short_count = short_count + ((small > left).sum(axis=0, dtype=np.int16)
+                                     - (small > was).sum(axis=0, dtype=np.int16))
+    wilds = index.full_wilds
+    if over:
+        need = index.need_t[over]
+        left = np.array([within[k] for k in over], dtype=np.int16)[:, np.newaxis]
+        was = index.full[over][:, np.newaxis]
+        wilds = wilds + (np.maximum(need - left, 0).sum(axis=0, dtype=np.int16)
+                         - np.maximum(need - was, 0).sum(axis=0, dtype=np.int16))
+    result: npt.NDArray[np.bool_] = (short_count == 0) & (wilds <= reachable_jokers)
     return result
 
 
@@ -219,8 +257,7 @@ def possible_variants(card: Card, exposures: Sequence[Sequence[Tile]],
     reachable_jokers = 0
     if wild is not None:
         reachable_jokers, reachable[wild] = reachable[wild], 0
-    rack = _Rack((0,) * NUM_KINDS, 0, tuple(exposed), tuple(reachable), reachable_jokers, wild)
-    possible = _possible(index, rack)
+    possible = _possible(index, reachable, exposed, reachable_jokers)
     if groups:
         possible &= index.mask_to_bool(index.holding(groups))
     return possible

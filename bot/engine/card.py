@@ -32,7 +32,7 @@ class Card:
     @cached_property
     def index(self) -> CardIndex:
         """The fast form used by matching and analysis, built on first use and kept."""
-        return CardIndex(self.lines)
+        return CardIndex(self.lines, self.tile_set.counts, self.wild)
 
     def line(self, line_id: str) -> Line:
         """The line with this id; raises KeyError if the card has none."""

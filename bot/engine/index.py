@@ -6,17 +6,17 @@ Two structures, both over the flat list of every variant of every line:
   can take exactly ``c`` natural tiles of kind ``k`` (at least the singles-and-pairs part, at most the whole
   need). A 14-tile hand is a Mah Jongg candidate for the variants in the AND of ``fit[k][h_k]`` over all kinds:
   a few dozen big-int ANDs instead of a loop over variants.
-* **Threshold rows** (numpy, one int8 row per ``(kind, c)``, one column per variant) for counting questions.
-  ``need_ge[k, c]`` is 1 where a variant needs at least ``c`` of kind ``k``. A rack holding ``h_k`` of kind ``k``
-  uses ``sum(min(h_k, need))`` naturals in a variant, which is the sum of rows ``need_ge[k, 1..h_k]``: one row per
-  tile in the rack. Analysis is therefore a gather-and-sum of about 14 rows, whatever the card's size.
+* **Count matrices** (numpy, one int16 row per kind, one column per variant) for counting questions.
+  ``need_t[k, v]`` is how many tiles of kind ``k`` variant ``v`` needs, ``small_t[k, v]`` how many of them are in
+  its singles and pairs. A rack holding ``h_k`` of kind ``k`` uses ``sum(min(h_k, need))`` naturals in a variant:
+  the rows of the kinds the rack holds (at most 14), clipped and summed in a few whole-array operations, whatever
+  the card's size.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -25,8 +25,8 @@ from .line import Line, Variant
 from .pattern import Group
 from .tiles import NUM_KINDS, Tile
 
-# Deepest threshold row kept per kind: a rack never holds more naturals of one kind than this, and needs never
-# exceed 14. Rows past a variant's need are all zero, so one table size serves every lookup.
+# Counts the fit masks keep per kind: a rack never holds more naturals of one kind than this, and needs never
+# exceed 14, so a larger count fits no variant.
 MAX_COUNT = 16
 
 IntArray = npt.NDArray[np.int16]
@@ -35,7 +35,7 @@ IntArray = npt.NDArray[np.int16]
 class CardIndex:
     """Bit masks and threshold rows over every variant of a card's lines (see the module notes)."""
 
-    def __init__(self, lines: Sequence[Line]) -> None:
+    def __init__(self, lines: Sequence[Line], tile_set_counts: Sequence[int], wild: Tile | None) -> None:
         self.variants: tuple[Variant, ...] = tuple(v for line in lines for v in line.variants)
         self.size = len(self.variants)
         starts: list[int] = []
@@ -54,13 +54,32 @@ class CardIndex:
 
         need = np.array([v.need for v in self.variants], dtype=np.int16).reshape(self.size, NUM_KINDS)
         small = np.array([v.small for v in self.variants], dtype=np.int16).reshape(self.size, NUM_KINDS)
-        self.need_ge = _rows(need, lambda table, c: table >= c)
-        self.small_ge = _rows(small, lambda table, c: table >= c)
-        # need_over[k, r]: how many of kind k a variant needs beyond r copies, max(0, need - r).
-        self.need_over = _rows(need, lambda table, c: np.maximum(table - c, 0))
+        self.need_t: IntArray = np.ascontiguousarray(need.T)
+        self.small_t: IntArray = np.ascontiguousarray(small.T)
         self.big_total: IntArray = (need - small).sum(axis=1).astype(np.int16)
-        self.need_max: list[int] = need.max(axis=0).tolist()
-        self.small_max: list[int] = small.max(axis=0).tolist()
+        self.used = _used_rows(need, small)
+        # What every variant lacks from a full set (the wild kind counted as none: wilds are counted apart), so
+        # a question about a reduced set only looks at the kinds it reduces.
+        full = np.array(tile_set_counts, dtype=np.int16)
+        if wild is not None:
+            full[wild] = 0
+        self.full = full
+        self.full_list: list[int] = full.tolist()
+        self.small_max: list[int] = small.max(axis=0, initial=0).tolist()
+        self.need_max: list[int] = need.max(axis=0, initial=0).tolist()
+        self.full_short: IntArray = (full[:, np.newaxis] < small.T).sum(axis=0, dtype=np.int16)
+        self.full_wilds: IntArray = np.maximum(self.need_t - full[:, np.newaxis], 0).sum(axis=0, dtype=np.int16)
+        # Lines ranked by value, then card order: the tie-break of analysis, fixed per card. A variant's rank key
+        # is score * rank_scale + rank_base: the smallest key of a line is its best variant, and the lines'
+        # smallest keys sorted are the lines in analysis order (a line's variants share its value rank).
+        line_by_index = {line.index: line for line in lines}
+        segment_lines = [line_by_index[n] for n in self.line_of_segment]
+        by_value = sorted(range(len(starts)), key=lambda s: (-segment_lines[s].value, segment_lines[s].index))
+        segment_rank = np.empty(len(starts), dtype=np.int64)
+        segment_rank[by_value] = np.arange(len(starts))
+        lengths = np.diff(np.append(self.line_starts, self.size))
+        self.rank_base = np.repeat(segment_rank, lengths) * self.size + np.arange(self.size, dtype=np.int64)
+        self.rank_scale = len(starts) * self.size
 
     # -- bit masks -----------------------------------------------------------------------------------
     def _fit_masks(self) -> list[list[int]]:
@@ -106,17 +125,15 @@ class CardIndex:
         raw = np.frombuffer(mask.to_bytes((self.size + 7) // 8 or 1, "little"), dtype=np.uint8)
         return np.unpackbits(raw, bitorder="little")[: self.size].astype(bool)
 
-    # -- threshold rows ------------------------------------------------------------------------------
-    def row(self, kind: int, c: int) -> int:
-        """Row of (kind, c) in the threshold tables; counts past the table read the last (all-zero) row."""
-        return kind * MAX_COUNT + min(c, MAX_COUNT - 1)
-
-
-def _rows(table: IntArray, rule: Callable[[IntArray, IntArray], npt.NDArray[Any]]) -> npt.NDArray[np.int8]:
-    """Rows ``kind * MAX_COUNT + c`` of ``rule(table[:, kind], c)``, one column per variant."""
+def _used_rows(need: IntArray, small: IntArray) -> npt.NDArray[np.int8]:
+    """Rows ``kind * MAX_COUNT + c``, each ``(min(need, c), min(need, c) - min(small, c))`` per variant: the
+    naturals a variant takes from ``c`` tiles of the kind, and how many of those go to its groups of three or
+    more. A rack's score is then one gather of a row per kind it holds and one sum."""
     c = np.arange(MAX_COUNT, dtype=np.int16).reshape(MAX_COUNT, 1, 1)
-    stacked = rule(table.T[np.newaxis, :, :], c).astype(np.int8)  # (c, kind, variant)
-    return np.ascontiguousarray(stacked.transpose(1, 0, 2).reshape(NUM_KINDS * MAX_COUNT, table.shape[0]))
+    taken = np.minimum(need.T[np.newaxis, :, :], c)  # (c, kind, variant)
+    in_big = taken - np.minimum(small.T[np.newaxis, :, :], c)
+    stacked = np.stack([taken, in_big], axis=2).astype(np.int8)  # (c, kind, 2, variant)
+    return np.ascontiguousarray(stacked.transpose(1, 0, 2, 3).reshape(NUM_KINDS * MAX_COUNT, 2, need.shape[0]))
 
 
 def _mask(bits: Iterable[int]) -> int:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from operator import le
 
 from .errors import TileError
-from .tiles import NUM_KINDS, STANDARD, Tile, TileSet, code, display_sorted, name
+from .tiles import KINDS, NUM_KINDS, STANDARD, Tile, TileSet, code, display_sorted, name
 
 # What to type for one tile, said to a player who typed something else (repeats like 7Cx3 are for lists, and the
 # docs say so: a player naming one tile needs only the codes).
@@ -90,8 +91,11 @@ def counts_of(tiles: Iterable[Tile]) -> list[int]:
 def check_available(tiles: Iterable[Tile], tile_set: TileSet = STANDARD) -> None:
     """Raise if ``tiles`` use more copies of a kind than ``tile_set`` holds (five 3 Bams, nine jokers)."""
     counts = counts_of(tiles)
-    for kind, have in zip(Tile, counts, strict=True):
-        limit = tile_set.counts[kind]
+    limits = tile_set.counts
+    if all(map(le, counts, limits)):  # the usual answer, without walking the kinds one by one
+        return
+    for kind, have in zip(KINDS, counts, strict=True):
+        limit = limits[kind]
         if have > limit:
             what = f"{have} x {code(kind)} ({name(kind)})"
             if limit == 0:
