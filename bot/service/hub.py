@@ -32,6 +32,9 @@ class _Subscriber:
     queue: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
     pending: int = 0  # queued and not yet delivered
+    queued: int = 0  # ever queued, and
+    delivered: int = 0  # ever delivered (the listener returned or raised)
+    progress: asyncio.Event = field(default_factory=asyncio.Event)  # set after each delivery
 
     def wants(self, table_id: int) -> bool:
         return self.table_id is None or self.table_id == table_id
@@ -60,6 +63,7 @@ class Hub:
                 self._subscribers.remove(sub)
             if sub.task is not None:
                 sub.task.cancel()
+            sub.progress.set()  # nobody waits for a listener that is gone
 
         return unsubscribe
 
@@ -87,6 +91,7 @@ class Hub:
 
     def _put(self, sub: _Subscriber, item: Any) -> None:
         sub.pending += 1
+        sub.queued += 1
         sub.queue.put_nowait(item)
         if sub.task is None or sub.task.done():
             sub.task = asyncio.get_running_loop().create_task(self._deliver(sub))
@@ -104,13 +109,25 @@ class Hub:
                               getattr(item, "table_id", None) or item.table.table_id)
             finally:
                 sub.pending -= 1
+                sub.delivered += 1
                 sub.queue.task_done()
+                sub.progress.set()
 
     async def drain(self) -> None:
         """Wait until every queued update has been delivered (including updates listeners caused meanwhile)."""
         while any(sub.pending for sub in self._subscribers):
             for sub in list(self._subscribers):
                 await sub.queue.join()
+
+    async def catch_up(self) -> None:
+        """Wait until every update queued before this call has been delivered. Unlike :meth:`drain`, updates
+        queued later are not waited for: with many tables playing the queues are never empty for long, and a
+        caller that needs only its own table's earlier updates delivered (a new table's lobby) must not wait
+        for every other table to go quiet."""
+        for sub, mark in [(sub, sub.queued) for sub in self._subscribers if sub.pending]:
+            while sub.delivered < mark and sub in self._subscribers:
+                sub.progress.clear()
+                await sub.progress.wait()
 
     async def close(self) -> None:
         """Stop every delivery task."""

@@ -109,7 +109,10 @@ class TableCalls(Protocol):
         """One seat's private updates (every seat a person holds, with ``seat`` None)."""
 
     async def drain(self) -> None:
-        """Wait until every update published so far has reached its listeners."""
+        """Wait until every update has reached its listeners, those published meanwhile included."""
+
+    async def catch_up(self) -> None:
+        """Wait until every update published before this call has reached its listeners (later ones not)."""
 
 
 class CardCalls(Protocol):

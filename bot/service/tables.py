@@ -118,8 +118,14 @@ class TableService(GamePlay, TableLookup):
         return self.hub.subscribe_seat(listener, table_id, seat)
 
     async def drain(self) -> None:
-        """Wait until every update published so far has reached its listeners."""
+        """Wait until every update has reached its listeners, those published meanwhile included (tests and
+        closing settle everything this way)."""
         await self.hub.drain()
+
+    async def catch_up(self) -> None:
+        """Wait until every update published before this call has reached its listeners, and no longer: other
+        tables' later updates never keep the caller waiting."""
+        await self.hub.catch_up()
 
     def _publish(self, table: LiveTable, cause: Cause, events: list[Event]) -> TableUpdate:
         update = table.table_update(cause, events)

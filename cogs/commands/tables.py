@@ -77,7 +77,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open a Ma
         await service.relocate(table_id, thread)
         await service.update_display(table_id, lambda d: d.opened(thread, channel_id if thread != channel_id else None))
         await service.join(table_id, interaction.user.id, interaction.user.display_name, 0)
-        await service.drain()
+        await service.catch_up()
         await self.presenter.show_now(table_id)  # the lobby message, posted by the presenter
         where = f"<#{thread}>" if thread != channel_id else "here"
         league_note = f", counts for **{counts_for.name}**" if counts_for is not None else ""

@@ -100,7 +100,7 @@ class NightRunner(Background):
                 await self.tables.update_display(table_id, partial(Display.opened, thread=thread, parent=parent))
                 made = True
             threads[table.table_no] = thread
-            await self.tables.drain()
+            await self.tables.catch_up()
             await self.presenter.show_now(table_id)
             await self.nights.deal(night.night_id, table.round, table.table_no)
         if made:
