@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.card_files import practice_as
 
 from bot.cli import main
-from bot.service.cards import load_card
+from bot.service.cards import DEFAULT_CARDS_DIR, load_card
 
+PRACTICE_TEXT = (Path(DEFAULT_CARDS_DIR) / "practice.toml").read_text(encoding="utf-8")
 WIN_2468_3 = "E E E E 4B 4B 4B 6B 6B 8B 8B 8B W W"  # EEEE 444a 66a 888a WW
 
 
@@ -22,6 +22,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     return code, out, err
 
+
+def practice_as(card_id: str, name: str = "My league card") -> str:
+    return (PRACTICE_TEXT.replace('id = "practice"', f'id = "{card_id}"', 1)
+            .replace('name = "Charleston practice card"', f'name = "{name}"', 1))
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ one's own in the folder ``.env`` names."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,8 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.card_files import practice_as
 from support.cli import refused, run
+from support.paths import ROOT
 
 from bot.service.cards import load_card
 
@@ -24,7 +25,9 @@ WIN_2468_1 = "2C 0 2C 6C N N N N 6B 6B S S S S"  # the practice card's 2026 #1, 
 
 def own_card(folder: Path, card_id: str = "our-league") -> Path:
     """A card of one's own in ``folder``: the practice card's lines under another id and name."""
-    text = practice_as(card_id, "Our league card")
+    text = (ROOT / "data" / "cards" / "practice.toml").read_text(encoding="utf-8")
+    text = re.sub(r'(?m)^id = "practice"$', f'id = "{card_id}"', text, count=1)
+    text = re.sub(r'(?m)^name = ".*"$', 'name = "Our league card"', text, count=1)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{card_id}.toml"
     path.write_text(text, encoding="utf-8")

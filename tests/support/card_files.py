@@ -5,16 +5,8 @@ from __future__ import annotations
 
 from bot.engine.card import Line
 from bot.engine.cardfile import load_card_text, validate_card_text
-from bot.service.cards import DEFAULT_CARDS_DIR
 
 SOURCE = "test.toml"
-
-
-def practice_as(card_id: str, name: str = "My league card") -> str:
-    """The practice card's text under another ``[card]`` id and name: a card of one's own for the folder tests."""
-    text = (DEFAULT_CARDS_DIR / "practice.toml").read_text(encoding="utf-8")
-    return (text.replace('id = "practice"', f'id = "{card_id}"', 1)
-            .replace('name = "Charleston practice card"', f'name = "{name}"', 1))
 
 
 def card_text(*hands: dict[str, object], wild: str | None = None, extra_card: str = "") -> str:
